@@ -1,0 +1,17 @@
+/* The running configuration, rendered from the store, and its save/replay. */
+#ifndef MDSIM_RUNNING_H
+#define MDSIM_RUNNING_H
+#include "strbuf.h"
+
+struct lab;
+struct session;
+
+/* From the `version` line on: what `copy running-config startup-config`
+ * saves and what `show running-config` prints below its header. */
+void running_config_body(struct lab *lab, int sw, strbuf *out);
+
+/* Factory reset, then the saved startup text replayed through the parser.
+ * Problems are reported into `report`; returns the number of failed lines. */
+int running_config_reload(struct lab *lab, int sw, strbuf *report);
+
+#endif

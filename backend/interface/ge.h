@@ -1,0 +1,26 @@
+/* IPS Gigabit Ethernet ports: configuration, state and rendering. */
+#ifndef MDSIM_GE_H
+#define MDSIM_GE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "strbuf.h"
+
+struct lab;
+
+struct ge_conf {
+    bool configured; /* a row exists: something differs from the default */
+    uint32_t ip, mask;
+    bool has_ip;
+    int mtu;
+    char description[256];
+    bool shutdown;
+};
+
+/* Does the switch have this port (an IPS module in the slot, port in range)? */
+bool ge_exists(struct lab *lab, int sw, int slot, int port);
+void ge_get(struct lab *lab, int sw, int slot, int port, struct ge_conf *c);
+bool ge_link_up(struct lab *lab, int sw, int slot, int port);
+/* Running-config blocks of the configured ports (slot 0: all of them). */
+void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port);
+
+#endif

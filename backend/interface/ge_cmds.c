@@ -1,0 +1,136 @@
+/* Gigabit Ethernet commands: entering the port, its settings, its shows. */
+#include "session.h"
+#include "commands.h"
+#include "ifname.h"
+#include "lab/lab.h"
+#include "ge.h"
+#include <stdio.h>
+#include <string.h>
+
+/* Writes one column of the current port's row, creating the row first,
+ * and drops the row again when the port is back to all defaults. */
+static void ge_update(struct session *s, const char *set_sql, void (*bind)(sqlite3_stmt *, const void *),
+                      const void *val)
+{
+    static const char *const ins = "INSERT OR IGNORE INTO ge_port(switch_id, slot, port) VALUES (?, ?, ?)";
+    static const char *const tidy =
+        "DELETE FROM ge_port WHERE switch_id = ?1 AND slot = ?2 AND port = ?3 AND ip_addr IS NULL"
+        " AND mtu = 1500 AND description IS NULL AND shutdown = 1";
+    const char *steps[] = {ins, set_sql, tidy};
+    for (int i = 0; i < 3; i++) {
+        sqlite3_stmt *st = lab_stmt(s->lab, steps[i]);
+        sqlite3_bind_int(st, 1, lab_switch_id(s->lab, s->sw));
+        sqlite3_bind_int(st, 2, s->ctx.a);
+        sqlite3_bind_int(st, 3, s->ctx.b);
+        if (i == 1 && bind)
+            bind(st, val);
+        lab_step_done(s->lab, st);
+    }
+}
+
+static void bind_int(sqlite3_stmt *st, const void *v) { sqlite3_bind_int64(st, 4, *(const long long *)v); }
+static void bind_ip(sqlite3_stmt *st, const void *v)
+{
+    const long long *ip = v;
+    sqlite3_bind_int64(st, 4, ip[0]);
+    sqlite3_bind_int64(st, 5, ip[1]);
+}
+static void bind_text(sqlite3_stmt *st, const void *v) { sqlite3_bind_text(st, 4, v, -1, SQLITE_TRANSIENT); }
+
+static int cmd_interface(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *p = arg_get(a, "port");
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port))
+        return cmd_error(s, "%% Invalid interface format");
+    s->mode = MODE_IF;
+    s->ctx.if_type = IFT_GE;
+    s->ctx.a = p->slot;
+    s->ctx.b = p->port;
+    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("gigabitethernet"), p->slot, p->port);
+    return 0;
+}
+
+static bool host_address_ok(uint32_t ip, uint32_t mask)
+{
+    uint32_t host = ip & ~mask;
+    unsigned first = ip >> 24;
+    return mask != 0 && host != 0 && host != ~mask && first != 0 && first != 127 && first < 224;
+}
+
+static int cmd_ip_address(struct session *s, const struct cmd_args *a)
+{
+    static const char *const set = "UPDATE ge_port SET ip_addr = ?4, ip_mask = ?5"
+                                   " WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
+    static const char *const clear = "UPDATE ge_port SET ip_addr = NULL, ip_mask = NULL"
+                                     " WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
+    const struct cmd_arg *ip = arg_get(a, "address"), *mask = arg_get(a, "mask");
+    if (a->negated) {
+        struct ge_conf c;
+        ge_get(s->lab, s->sw, s->ctx.a, s->ctx.b, &c);
+        if (ip && (!c.has_ip || c.ip != ip->ip || c.mask != mask->ip))
+            return cmd_error(s, "%% Address not configured on this interface");
+        ge_update(s, clear, NULL, NULL);
+        return 0;
+    }
+    if (!host_address_ok(ip->ip, mask->ip))
+        return cmd_error(s, "%% Invalid ip address");
+    long long v[2] = {ip->ip, mask->ip};
+    ge_update(s, set, bind_ip, v);
+    return 0;
+}
+
+static int cmd_mtu(struct session *s, const struct cmd_args *a)
+{
+    static const char *const set = "UPDATE ge_port SET mtu = ?4 WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
+    long long mtu = a->negated ? 1500 : arg_num(a, "mtu", 1500);
+    ge_update(s, set, bind_int, &mtu);
+    return 0;
+}
+
+static int cmd_description(struct session *s, const struct cmd_args *a)
+{
+    static const char *const set =
+        "UPDATE ge_port SET description = ?4 WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
+    static const char *const clear =
+        "UPDATE ge_port SET description = NULL WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
+    if (a->negated) {
+        ge_update(s, clear, NULL, NULL);
+        return 0;
+    }
+    const char *text = arg_str(a, "text");
+    if (strlen(text) > 254)
+        return cmd_error(s, "%% String exceeded max length of (254)");
+    ge_update(s, set, bind_text, text);
+    return 0;
+}
+
+static int cmd_shutdown(struct session *s, const struct cmd_args *a)
+{
+    static const char *const set =
+        "UPDATE ge_port SET shutdown = ?4 WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
+    long long v = a->negated ? 0 : 1;
+    ge_update(s, set, bind_int, &v);
+    return 0;
+}
+
+int ge_show_interface(struct session *s, const struct cmd_args *a);
+int ge_show_brief(struct session *s, const struct cmd_args *a);
+
+const struct cmd_def ge_cmds[] = {
+    {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port>", NULL, cmd_interface, 0, 0, 0},
+    {M(MODE_IF), "ip address <address:ipv4> <mask:netmask>",
+     "address: IP address\nmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "no ip address [<address:ipv4> <mask:netmask>]",
+     "address: IP address\nmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "switchport mtu <mtu:576-9000>", "mtu: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "no switchport mtu [<mtu:576-9000>]", "mtu: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "switchport description <text:line>", "text: Description (up to 254 characters)",
+     cmd_description, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "no switchport description [<text:line>]", "text: Description",
+     cmd_description, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "[no] shutdown", NULL, cmd_shutdown, 0, 0, IFT(IFT_GE)},
+    {M(MODE_EXEC), "show interface gigabitethernet <port:slot/port>", NULL, ge_show_interface, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show interface", NULL, ge_show_interface, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show interface brief", NULL, ge_show_brief, CMD_PIPE, 0, 0},
+    {0},
+};

@@ -1,0 +1,115 @@
+/* Gigabit Ethernet configuration in the store: a row per port that differs
+ * from the factory default, none for the others. */
+#include "ge.h"
+#include "lab/lab.h"
+#include "lab/catalog.h"
+#include <stdio.h>
+#include <string.h>
+
+bool ge_exists(struct lab *lab, int sw, int slot, int port)
+{
+    const char *model = lab_module(lab, sw, slot);
+    const struct module_model *m = model ? catalog_module(model) : NULL;
+    return m && port >= 1 && port <= m->ge_ports;
+}
+
+void ge_get(struct lab *lab, int sw, int slot, int port, struct ge_conf *c)
+{
+    static const char *const q = "SELECT ip_addr, ip_mask, mtu, description, shutdown FROM ge_port"
+                                 " WHERE switch_id = ? AND slot = ? AND port = ?";
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
+    sqlite3_bind_int(st, 2, slot);
+    sqlite3_bind_int(st, 3, port);
+    memset(c, 0, sizeof *c);
+    c->mtu = 1500;
+    c->shutdown = true;
+    if (sqlite3_step(st) != SQLITE_ROW)
+        return;
+    c->configured = true;
+    c->has_ip = sqlite3_column_type(st, 0) != SQLITE_NULL;
+    c->ip = (uint32_t)sqlite3_column_int64(st, 0);
+    c->mask = (uint32_t)sqlite3_column_int64(st, 1);
+    c->mtu = sqlite3_column_int(st, 2);
+    if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+        snprintf(c->description, sizeof c->description, "%s", (const char *)sqlite3_column_text(st, 3));
+    c->shutdown = sqlite3_column_int(st, 4) != 0;
+}
+
+/* The cable on a port: the switch index and port name at the other end. */
+static bool ge_peer(struct lab *lab, int sw, const char *name, int *psw, int *pslot, int *pport)
+{
+    static const char *const q =
+        "SELECT b_switch, b_port FROM link WHERE a_switch = ?1 AND a_port = ?2"
+        " UNION ALL SELECT a_switch, a_port FROM link WHERE b_switch = ?1 AND b_port = ?2";
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW)
+        return false;
+    int id = sqlite3_column_int(st, 0);
+    if (sscanf((const char *)sqlite3_column_text(st, 1), "GigabitEthernet%d/%d", pslot, pport) != 2)
+        return false;
+    for (*psw = 0; *psw < lab_switch_count(lab); ++*psw)
+        if (lab_switch_id(lab, *psw) == id)
+            return true;
+    return false;
+}
+
+bool ge_link_up(struct lab *lab, int sw, int slot, int port)
+{
+    struct ge_conf c;
+    char name[32];
+    int psw, pslot, pport;
+    ge_get(lab, sw, slot, port, &c);
+    snprintf(name, sizeof name, "GigabitEthernet%d/%d", slot, port);
+    if (c.shutdown || !ge_peer(lab, sw, name, &psw, &pslot, &pport))
+        return false;
+    ge_get(lab, psw, pslot, pport, &c);
+    return !c.shutdown;
+}
+
+static void ip_str(uint32_t ip, char *buf, size_t n)
+{
+    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
+}
+
+static void render_port(strbuf *out, int slot, int port, const struct ge_conf *c)
+{
+    char ip[16], mask[16];
+    sb_printf(out, "\ninterface GigabitEthernet%d/%d\n", slot, port);
+    if (c->description[0])
+        sb_printf(out, "  switchport description %s\n", c->description);
+    if (c->has_ip) {
+        ip_str(c->ip, ip, sizeof ip);
+        ip_str(c->mask, mask, sizeof mask);
+        sb_printf(out, "  ip address %s %s\n", ip, mask);
+    }
+    if (c->mtu != 1500)
+        sb_printf(out, "  switchport mtu %d\n", c->mtu);
+    if (!c->shutdown)
+        sb_printf(out, "  no shutdown\n");
+}
+
+void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port)
+{
+    static const char *const q = "SELECT slot, port FROM ge_port WHERE switch_id = ?"
+                                 " ORDER BY slot, port";
+    struct ge_conf c;
+    if (slot) { /* one port, shown even when it has only defaults */
+        ge_get(lab, sw, slot, port, &c);
+        render_port(out, slot, port, &c);
+        return;
+    }
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
+    int ports[256][2], n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW && n < 256) {
+        ports[n][0] = sqlite3_column_int(st, 0);
+        ports[n++][1] = sqlite3_column_int(st, 1);
+    }
+    for (int i = 0; i < n; i++) {
+        ge_get(lab, sw, ports[i][0], ports[i][1], &c);
+        render_port(out, ports[i][0], ports[i][1], &c);
+    }
+}

@@ -1,0 +1,79 @@
+/*
+ * An open lab: the SQLite file, the switches' cached identity, the shared
+ * simulated clock and the lock every command runs under.
+ */
+#ifndef MDSIM_LAB_H
+#define MDSIM_LAB_H
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <time.h>
+
+struct lab;
+
+/* Where the lab lives when no --db is given: $MDSIM_DB, else
+ * $XDG_STATE_HOME/mdsim/lab.db, else ~/.local/state/mdsim/lab.db. */
+void lab_default_path(char *buf, size_t n);
+
+/* Opens a lab, creating the default two-switch lab in a new file. */
+struct lab *lab_open(const char *path, char *err, size_t errlen);
+void lab_close(struct lab *lab);
+
+int lab_switch_count(const struct lab *lab);
+const char *lab_switch_name(const struct lab *lab, int sw);
+int lab_switch_id(const struct lab *lab, int sw);
+/* By lab name or by current host name; -1 when none. */
+int lab_switch_find(const struct lab *lab, const char *name);
+const char *lab_switch_chassis(const struct lab *lab, int sw);
+
+const char *lab_hostname(const struct lab *lab, int sw);
+void lab_set_hostname(struct lab *lab, int sw, const char *name);
+bool lab_feature_enabled(const struct lab *lab, int sw, int feature);
+void lab_set_feature(struct lab *lab, int sw, int feature, bool on);
+const char *lab_feature_name(int feature);
+
+/* Module in a slot: its model, or NULL when the slot is empty. */
+const char *lab_module(struct lab *lab, int sw, int slot);
+
+/* Every command runs between lab_lock/lab_unlock, and its store writes
+ * between txn_begin/txn_end so a failed command changes nothing. */
+void lab_lock(struct lab *lab);
+void lab_unlock(struct lab *lab);
+void lab_txn_begin(struct lab *lab);
+void lab_txn_end(struct lab *lab, bool commit);
+/* Replay groups many commands into one transaction for speed. */
+void lab_batch_begin(struct lab *lab);
+void lab_batch_end(struct lab *lab);
+/* Undoes the whole batch (replay --check). */
+void lab_batch_abort(struct lab *lab);
+
+sqlite3 *lab_db(struct lab *lab);
+sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql);
+/* Runs a write statement; aborts on a constraint the handlers should have
+ * checked first (a bug, not a user error). */
+void lab_step_done(struct lab *lab, sqlite3_stmt *st);
+
+/* The lab clock: simulated nanoseconds since the lab was opened. */
+uint64_t lab_now(const struct lab *lab);
+/* Virtual time: move the clock forward (sleep, commands that take time). */
+void lab_advance(struct lab *lab, uint64_t ns);
+/* Real time: the clock follows the wall clock times `speed`. */
+void lab_set_realtime(struct lab *lab, double speed);
+/* Catches the clock up with the wall clock (no-op on virtual time). */
+void lab_tick(struct lab *lab);
+/* Calendar time shown by the switches, and `clock set`. */
+time_t lab_time(const struct lab *lab, long *usec);
+void lab_clock_set(struct lab *lab, time_t t);
+/* When the switch last booted, in lab nanoseconds. */
+uint64_t lab_boot_ns(const struct lab *lab, int sw);
+void lab_reboot(struct lab *lab, int sw);
+
+/* Console history of the lab, oldest first. */
+void lab_history_add(struct lab *lab, const char *line);
+int lab_history_recent(struct lab *lab, int max, char ***lines);
+
+/* Returns the switch to its factory configuration (host name = lab name). */
+void lab_factory_reset(struct lab *lab, int sw);
+
+#endif

@@ -1,0 +1,163 @@
+#include "store.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* 'MDSL' in the SQLite header marks a file as an mdsim lab. */
+enum { MDSIM_APP_ID = 0x4D44534C };
+
+static long long pragma_int(sqlite3 *db, const char *sql, int *rc)
+{
+    sqlite3_stmt *st;
+    long long v = -1;
+    *rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (*rc != SQLITE_OK)
+        return -1;
+    *rc = sqlite3_step(st);
+    if (*rc == SQLITE_ROW) {
+        v = sqlite3_column_int64(st, 0);
+        *rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Reads what the file says it is, before anything is written to it. */
+static bool check_identity(sqlite3 *db, const char *path, long long *version, char *err, size_t n)
+{
+    int rc;
+    long long app = pragma_int(db, "PRAGMA application_id", &rc);
+    if (rc != SQLITE_OK) {
+        snprintf(err, n, "%s is not an mdsim lab (%s)", path, sqlite3_errmsg(db));
+        return false;
+    }
+    long long tables = pragma_int(db, "SELECT count(*) FROM sqlite_master", &rc);
+    *version = pragma_int(db, "PRAGMA user_version", &rc);
+    if (app != MDSIM_APP_ID && (app != 0 || tables != 0)) {
+        snprintf(err, n, "%s is not an mdsim lab (it is another SQLite database)", path);
+        return false;
+    }
+    if (*version > schema_version) {
+        snprintf(err, n, "%s was written by a newer mdsim (schema %lld, this one knows %d); not opening it",
+                 path, *version, schema_version);
+        return false;
+    }
+    return true;
+}
+
+static bool migrate(sqlite3 *db, long long from, char *err, size_t n)
+{
+    for (long long v = from; v < schema_version; v++) {
+        char set[96];
+        snprintf(set, sizeof set, "PRAGMA user_version = %lld; PRAGMA application_id = %d;", v + 1,
+                 MDSIM_APP_ID);
+        char *msg = NULL;
+        if (sqlite3_exec(db, "BEGIN", NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, schema_migrations[v], NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, set, NULL, NULL, &msg) != SQLITE_OK ||
+            sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+            snprintf(err, n, "schema migration %lld failed: %s", v + 1, msg ? msg : "?");
+            sqlite3_free(msg);
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void make_parent_dirs(const char *path)
+{
+    char *p = strdup(path);
+    if (!p)
+        return;
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(p, 0700);
+            *s = '/';
+        }
+    free(p);
+}
+
+sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen)
+{
+    sqlite3 *db = NULL;
+    *created = access(path, F_OK) != 0;
+    if (*created)
+        make_parent_dirs(path);
+    int flags = SQLITE_OPEN_READWRITE | (*created ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+    if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : strerror(errno));
+        sqlite3_close(db);
+        return NULL;
+    }
+    long long version;
+    if (!check_identity(db, path, &version, err, errlen)) {
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                 NULL, NULL, NULL);
+    if (!migrate(db, version, err, errlen)) {
+        sqlite3_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+/* Statements keyed by the address of their static SQL text. */
+struct stmt_cache {
+    sqlite3 *db;
+    int n, cap;
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } *e;
+};
+
+struct stmt_cache *stmt_cache_new(sqlite3 *db)
+{
+    struct stmt_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->db = db;
+    return c;
+}
+
+void stmt_cache_free(struct stmt_cache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++)
+        sqlite3_finalize(c->e[i].st);
+    free(c->e);
+    free(c);
+}
+
+sqlite3_stmt *stmt_get(struct stmt_cache *c, const char *sql)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->e[i].sql == sql) {
+            sqlite3_reset(c->e[i].st);
+            sqlite3_clear_bindings(c->e[i].st);
+            return c->e[i].st;
+        }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "mdsim: bad SQL (%s): %s\n", sqlite3_errmsg(c->db), sql);
+        abort(); /* a programming error, not a user one */
+    }
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 32;
+        c->e = realloc(c->e, (size_t)c->cap * sizeof *c->e);
+        if (!c->e)
+            abort();
+    }
+    c->e[c->n].sql = sql;
+    c->e[c->n++].st = st;
+    return st;
+}

@@ -1,0 +1,23 @@
+/* The lab file: opening it safely, migrating its schema, cached statements. */
+#ifndef MDSIM_STORE_H
+#define MDSIM_STORE_H
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+/* Opens (creating when missing) a lab file and brings its schema up to
+ * date. Refuses, with a message and without writing a byte, a file that is
+ * not an mdsim lab or was written by a newer mdsim. *created tells whether
+ * the file was new (the caller then populates the lab). */
+sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen);
+
+struct stmt_cache;
+struct stmt_cache *stmt_cache_new(sqlite3 *db);
+void stmt_cache_free(struct stmt_cache *c);
+/* A prepared statement for a static SQL string, reset and unbound. */
+sqlite3_stmt *stmt_get(struct stmt_cache *c, const char *sql);
+
+extern const char *const schema_migrations[];
+extern const int schema_version;
+
+#endif

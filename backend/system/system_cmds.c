@@ -1,0 +1,150 @@
+/* Switch identity and terminal: configure, switchname, clock, terminal,
+ * sleep, show version/module/clock/switchname/terminal. */
+#include "session.h"
+#include "commands.h"
+#include "lab/lab.h"
+#include "lab/catalog.h"
+#include "system.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static int cmd_configure(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    if (s->role == ROLE_OPERATOR)
+        return cmd_error(s, "%% Permission denied");
+    cmd_printf(s, "Enter configuration commands, one per line.  End with CNTL/Z.\n");
+    s->mode = MODE_CONFIG;
+    return 0;
+}
+
+static int cmd_switchname(struct session *s, const struct cmd_args *a)
+{
+    const char *name = a->negated ? lab_switch_name(s->lab, s->sw) : arg_str(a, "name");
+    if (strlen(name) > 32)
+        return cmd_error(s, "%% String exceeded max length of (32)");
+    if (!isalpha((unsigned char)name[0]))
+        return cmd_error(s, "%% Illegal first character (name must start with a letter)");
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+            return cmd_error(s, "%% Illegal character present in the name");
+    lab_set_hostname(s->lab, s->sw, name);
+    return 0;
+}
+
+static int cmd_terminal(struct session *s, const struct cmd_args *a)
+{
+    if (arg_has(a, "length"))
+        s->term_length = (int)arg_num(a, "lines", 24);
+    else if (arg_has(a, "width"))
+        s->term_width = (int)arg_num(a, "columns", 80);
+    else
+        s->dont_ask = !a->negated;
+    return 0;
+}
+
+static int cmd_sleep(struct session *s, const struct cmd_args *a)
+{
+    lab_advance(s->lab, (uint64_t)arg_num(a, "seconds", 0) * 1000000000u);
+    return 0;
+}
+
+static const char *const months[] = {"january", "february", "march", "april", "may", "june",
+                                     "july", "august", "september", "october", "november",
+                                     "december"};
+
+static int cmd_clock_set(struct session *s, const struct cmd_args *a)
+{
+    const char *mon = arg_str(a, "month");
+    int m = -1;
+    for (int i = 0; i < 12; i++)
+        if (strlen(mon) >= 3 && strncasecmp(months[i], mon, strlen(mon)) == 0)
+            m = i;
+    if (m < 0)
+        return cmd_error(s, "%% Invalid month");
+    struct tm tm = {0};
+    tm.tm_year = (int)arg_num(a, "year", 2000) - 1900;
+    tm.tm_mon = m;
+    tm.tm_mday = (int)arg_num(a, "day", 1);
+    long secs = arg_num(a, "time", 0);
+    tm.tm_hour = (int)(secs / 3600);
+    tm.tm_min = (int)(secs / 60 % 60);
+    tm.tm_sec = (int)(secs % 60);
+    time_t t = timegm(&tm);
+    struct tm check;
+    gmtime_r(&t, &check);
+    if (check.tm_mday != tm.tm_mday)
+        return cmd_error(s, "%% Invalid date");
+    lab_clock_set(s->lab, t);
+    return 0;
+}
+
+void system_ctime(struct lab *lab, char *buf, size_t n)
+{
+    struct tm tm;
+    time_t t = lab_time(lab, NULL);
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%a %b %e %H:%M:%S %Y", &tm);
+}
+
+static int show_clock(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    long usec;
+    time_t t = lab_time(s->lab, &usec);
+    struct tm tm;
+    char day[32];
+    gmtime_r(&t, &tm);
+    strftime(day, sizeof day, "%a %b %d %Y", &tm);
+    cmd_printf(s, "%02d:%02d:%02d.%03ld UTC %s\n", tm.tm_hour, tm.tm_min, tm.tm_sec, usec / 1000, day);
+    return 0;
+}
+
+static int show_switchname(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    cmd_printf(s, "%s\n", lab_hostname(s->lab, s->sw));
+    return 0;
+}
+
+static int show_terminal(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    cmd_printf(s, "TTY: %s Type: \"vt100\"\n", s->interactive ? "/dev/pts/0" : "/dev/null");
+    cmd_printf(s, "Length: %d lines, Width: %d columns\n", s->term_length, s->term_width);
+    cmd_printf(s, "Session Timeout: None\n");
+    return 0;
+}
+
+static int cmd_version(struct session *s, const struct cmd_args *a)
+{
+    (void)s;
+    (void)a; /* the `version` line of a saved configuration: informational */
+    return 0;
+}
+
+const struct cmd_def system_cmds[] = {
+    {M(MODE_EXEC), "configure [terminal]", NULL, cmd_configure, 0, 0, 0},
+    {M(MODE_CONFIG), "switchname <name:word>", "name: Switch name (up to 32 characters)",
+     cmd_switchname, 0, 0, 0},
+    {M(MODE_CONFIG), "no switchname [<name:word>]", "name: Switch name", cmd_switchname, 0, 0, 0},
+    {M(MODE_CONFIG), "version <release:word>", NULL, cmd_version, CMD_HIDDEN, 0, 0},
+    {M(MODE_EXEC), "terminal length <lines:0-511>", "lines: Number of lines on screen (0 for no pausing)",
+     cmd_terminal, 0, 0, 0},
+    {M(MODE_EXEC), "terminal width <columns:24-511>", "columns: Number of columns on screen",
+     cmd_terminal, 0, 0, 0},
+    {M(MODE_EXEC), "[no] terminal dont-ask", NULL, cmd_terminal, 0, 0, 0},
+    {M(MODE_EXEC), "sleep <seconds:0-2147483647>", "seconds: Number of seconds to sleep",
+     cmd_sleep, 0, 0, 0},
+    {M(MODE_EXEC), "clock set <time:hh:mm:ss> <day:1-31> <month:word> <year:2000-2037>",
+     "time: Current time (HH:MM:SS)\nday: Day of the month\nmonth: Month of the year (January, February ...)\nyear: Year",
+     cmd_clock_set, 0, 0, 0},
+    {M(MODE_EXEC), "show clock", NULL, show_clock, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show switchname", NULL, show_switchname, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show terminal", NULL, show_terminal, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show version", NULL, system_show_version, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show module", NULL, system_show_module, CMD_PIPE, 0, 0},
+    {0},
+};

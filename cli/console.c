@@ -1,0 +1,207 @@
+/*
+ * The local console. It only turns keys into lines and prints what the
+ * session returns: `?` and Tab ask the session, Ctrl-Z sends `end`, Ctrl-C
+ * drops the line. readline's callback interface keeps signals out of its
+ * internals: the handler only sets a flag.
+ */
+#include "console.h"
+#include "session.h"
+#include "lab/lab.h"
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+
+static struct session *cur;
+static volatile sig_atomic_t interrupted;
+static bool line_done;
+
+static void con_write(void *ctx, const char *s, size_t n)
+{
+    (void)ctx;
+    fwrite(s, 1, n, stdout);
+}
+
+static int read_key(void)
+{
+    struct termios old, raw;
+    unsigned char c = 0;
+    tcgetattr(STDIN_FILENO, &old);
+    raw = old;
+    raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+    tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    if (read(STDIN_FILENO, &c, 1) != 1)
+        c = 'q';
+    tcsetattr(STDIN_FILENO, TCSANOW, &old);
+    return c;
+}
+
+static int con_more(void *ctx, int page)
+{
+    (void)ctx;
+    fputs("--More--", stdout);
+    fflush(stdout);
+    int c = read_key();
+    fputs("\r        \r", stdout);
+    if (c == ' ')
+        return page;
+    if (c == '\r' || c == '\n')
+        return 1;
+    return 0;
+}
+
+static bool con_confirm(void *ctx, const char *q)
+{
+    (void)ctx;
+    (void)q;
+    fflush(stdout);
+    char buf[16];
+    if (!fgets(buf, sizeof buf, stdin))
+        return false;
+    return buf[0] == 'y' || buf[0] == 'Y';
+}
+
+static void set_prompt(void)
+{
+    char prompt[128];
+    session_prompt(cur, prompt, sizeof prompt);
+    rl_set_prompt(prompt);
+}
+
+static void on_line(char *line)
+{
+    if (!line) { /* end of input */
+        cur->closed = true;
+        line_done = true;
+        return;
+    }
+    if (*line) {
+        add_history(line);
+        lab_history_add(cur->lab, line);
+    }
+    session_exec(cur, line);
+    free(line);
+    set_prompt();
+}
+
+static int key_help(int count, int key)
+{
+    (void)count;
+    (void)key;
+    fputs("?\n", stdout);
+    session_help(cur, rl_line_buffer);
+    rl_on_new_line();
+    rl_redisplay();
+    return 0;
+}
+
+static int key_ctrl_z(int count, int key)
+{
+    (void)count;
+    (void)key;
+    rl_replace_line("end", 0);
+    rl_point = rl_end;
+    rl_redisplay();
+    return rl_newline(1, '\n');
+}
+
+static char *complete_gen(const char *text, int state)
+{
+    static char **cands;
+    static int i, n;
+    (void)text;
+    if (state == 0) {
+        for (int j = 0; cands && j < n; j++)
+            free(cands[j]);
+        free(cands);
+        char *upto = strndup(rl_line_buffer, (size_t)rl_point);
+        n = session_complete(cur, upto, &cands);
+        free(upto);
+        i = 0;
+    }
+    return i < n ? strdup(cands[i++]) : NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+    (void)start;
+    (void)end;
+    rl_attempted_completion_over = 1;
+    return rl_completion_matches(text, complete_gen);
+}
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Ctrl-Z must reach readline as a key, not stop the process. */
+static void disable_susp(struct termios *saved)
+{
+    struct termios t;
+    tcgetattr(STDIN_FILENO, saved);
+    t = *saved;
+    t.c_cc[VSUSP] = _POSIX_VDISABLE;
+    tcsetattr(STDIN_FILENO, TCSANOW, &t);
+}
+
+static void load_history(struct lab *lab)
+{
+    char **lines;
+    int n = lab_history_recent(lab, 500, &lines);
+    for (int i = 0; i < n; i++) {
+        add_history(lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+}
+
+int console_run(struct lab *lab, int sw)
+{
+    struct session s;
+    struct termios saved;
+    session_init(&s, lab, sw, (struct session_io){con_write, con_more, con_confirm, NULL});
+    s.interactive = true;
+    cur = &s;
+    lab_set_realtime(lab, 1.0);
+    load_history(lab);
+    disable_susp(&saved);
+    signal(SIGINT, on_sigint);
+    rl_catch_signals = 0;
+    rl_bind_key('?', key_help);
+    rl_bind_key(26, key_ctrl_z);
+    rl_attempted_completion_function = complete;
+    char prompt[128];
+    session_prompt(&s, prompt, sizeof prompt);
+    rl_callback_handler_install(prompt, on_line);
+    while (!s.closed) {
+        struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+        if (poll(&p, 1, -1) < 0 && errno != EINTR)
+            break;
+        if (interrupted) { /* Ctrl-C: forget the line, fresh prompt */
+            interrupted = 0;
+            rl_free_line_state();
+            rl_callback_sigcleanup();
+            rl_replace_line("", 0);
+            fputs("\n", stdout);
+            rl_on_new_line();
+            rl_redisplay();
+            continue;
+        }
+        if (p.revents)
+            rl_callback_read_char();
+    }
+    rl_callback_handler_remove();
+    tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    if (!line_done)
+        fputs("\n", stdout);
+    session_free(&s);
+    return 0;
+}

@@ -1,0 +1,10 @@
+/* The interactive console on a terminal (readline). */
+#ifndef MDSIM_CONSOLE_H
+#define MDSIM_CONSOLE_H
+
+struct lab;
+
+/* Runs until `exit` at exec mode or end of input; returns the exit code. */
+int console_run(struct lab *lab, int sw);
+
+#endif

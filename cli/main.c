@@ -1,0 +1,112 @@
+/* mdsim: the command line of the program itself. */
+#include "console.h"
+#include "replay.h"
+#include "cmdref.h"
+#include "lab/lab.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "usage: mdsim [--db FILE] [--switch NAME] [COMMAND]\n"
+    "\n"
+    "  (none)                     console on the switch (stdin not a terminal: run\n"
+    "                             the commands read from it and print the transcript)\n"
+    "  replay [--check] [--verify] [--stop-on-error] FILE...\n"
+    "                             replay scripts or captured transcripts (- = stdin)\n"
+    "  lab list                   list the switches of the lab\n"
+    "  commands                   print the command reference (Markdown)\n"
+    "\n"
+    "  --db FILE      the lab file (default: $MDSIM_DB, else $XDG_STATE_HOME/mdsim/lab.db)\n"
+    "  --switch NAME  the switch to start on (default: the first)\n";
+
+struct opts {
+    char db[4096];
+    const char *sw;
+    struct replay_opts replay;
+};
+
+static int usage_error(const char *msg)
+{
+    if (msg)
+        fprintf(stderr, "mdsim: %s\n", msg);
+    fputs(usage, stderr);
+    return 2;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, 'd'},   {"switch", required_argument, NULL, 's'},
+        {"check", no_argument, NULL, 'c'},      {"verify", no_argument, NULL, 'v'},
+        {"stop-on-error", no_argument, NULL, 'e'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    lab_default_path(o->db, sizeof o->db);
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': snprintf(o->db, sizeof o->db, "%s", optarg); break;
+        case 's': o->sw = optarg; break;
+        case 'c': o->replay.check = true; break;
+        case 'v': o->replay.verify = true; break;
+        case 'e': o->replay.stop_on_error = true; break;
+        case 'h': fputs(usage, stdout); exit(0);
+        default: return -1;
+        }
+    }
+    return optind;
+}
+
+static int lab_list(struct lab *lab)
+{
+    printf("%-10s %-10s %s\n", "Switch", "Hostname", "Chassis");
+    for (int i = 0; i < lab_switch_count(lab); i++)
+        printf("%-10s %-10s %s\n", lab_switch_name(lab, i), lab_hostname(lab, i), lab_switch_chassis(lab, i));
+    return 0;
+}
+
+static int run(struct lab *lab, struct opts *o, int argc, char **argv)
+{
+    if (argc == 0) {
+        if (isatty(STDIN_FILENO))
+            return console_run(lab, o->replay.start_switch);
+        char *stdin_file[] = {"-"};
+        return replay_files(lab, stdin_file, 1, &o->replay);
+    }
+    if (strcmp(argv[0], "replay") == 0) {
+        if (argc < 2)
+            return usage_error("replay needs at least one file");
+        return replay_files(lab, argv + 1, argc - 1, &o->replay);
+    }
+    if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "list") == 0)
+        return lab_list(lab);
+    return usage_error("unknown command");
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = {0};
+    int first = parse_opts(argc, argv, &o);
+    if (first < 0)
+        return usage_error(NULL);
+    argc -= first;
+    argv += first;
+    if (argc == 1 && strcmp(argv[0], "commands") == 0)
+        return cmdref_print(stdout);
+    char err[512];
+    struct lab *lab = lab_open(o.db, err, sizeof err);
+    if (!lab) {
+        fprintf(stderr, "mdsim: %s\n", err);
+        return 1;
+    }
+    if (o.sw && (o.replay.start_switch = lab_switch_find(lab, o.sw)) < 0) {
+        lab_close(lab);
+        return usage_error("no such switch in the lab");
+    }
+    int rc = run(lab, &o, argc, argv);
+    lab_close(lab);
+    return rc;
+}

@@ -1,0 +1,218 @@
+#include "replay.h"
+#include "session.h"
+#include "lab/lab.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One replay run: a session per switch, created when first addressed. */
+struct replay {
+    struct lab *lab;
+    const struct replay_opts *o;
+    struct session *sess;
+    bool *open;
+    int cur;
+    strbuf got; /* output of the last command, for --verify */
+    int failures;
+};
+
+static void out_write(void *ctx, const char *s, size_t n)
+{
+    struct replay *r = ctx;
+    fwrite(s, 1, n, stdout);
+    sb_add(&r->got, s, n);
+}
+
+static struct session *session_for(struct replay *r, int sw)
+{
+    if (!r->open[sw] || r->sess[sw].closed) {
+        if (r->open[sw])
+            session_free(&r->sess[sw]);
+        session_init(&r->sess[sw], r->lab, sw, (struct session_io){out_write, NULL, NULL, r});
+        r->open[sw] = true;
+    }
+    return &r->sess[sw];
+}
+
+static bool is_comment(const char *l) { return l[0] == '!' && (l[1] == ' ' || l[1] == '\0'); }
+
+/* "MDS1(config-if)# cmd" or "MDS1#cmd": the host name and where the
+ * command starts, or NULL when the line does not start with a prompt. */
+static const char *parse_prompt(const char *l, char *host, size_t n)
+{
+    size_t i = 0;
+    if (!isalpha((unsigned char)l[0]))
+        return NULL;
+    while (isalnum((unsigned char)l[i]) || l[i] == '-' || l[i] == '_')
+        i++;
+    size_t hl = i;
+    if (l[i] == '(') {
+        while (l[i] && l[i] != ')' && (islower((unsigned char)l[i]) || l[i] == '-' || l[i] == '('))
+            i++;
+        if (l[i++] != ')')
+            return NULL;
+    }
+    if (l[i] != '#' || hl >= n)
+        return NULL;
+    memcpy(host, l, hl);
+    host[hl] = '\0';
+    i++;
+    return l + i + (l[i] == ' ');
+}
+
+struct file_lines {
+    char **v;
+    int n;
+};
+
+static bool read_lines(const char *path, struct file_lines *fl)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f)
+        return false;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int capn = 0;
+    fl->v = NULL;
+    fl->n = 0;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (fl->n == capn) {
+            capn = capn ? capn * 2 : 256;
+            fl->v = realloc(fl->v, sizeof *fl->v * (size_t)capn);
+            if (!fl->v)
+                abort();
+        }
+        fl->v[fl->n++] = strdup(line);
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    return true;
+}
+
+static void free_lines(struct file_lines *fl)
+{
+    for (int i = 0; i < fl->n; i++)
+        free(fl->v[i]);
+    free(fl->v);
+}
+
+static bool has_prompts(struct replay *r, const struct file_lines *fl)
+{
+    char host[64];
+    for (int i = 0; i < fl->n; i++)
+        if (!is_comment(fl->v[i]) && parse_prompt(fl->v[i], host, sizeof host) &&
+            lab_switch_find(r->lab, host) >= 0)
+            return true;
+    return false;
+}
+
+/* --verify: the transcript's lines after a command must be its output. */
+static void verify(struct replay *r, const char *file, const struct file_lines *fl, int cmd_line, int next)
+{
+    const char *p = sb_str(&r->got);
+    int ln = cmd_line + 1;
+    for (; ln < next; ln++) {
+        if (is_comment(fl->v[ln]))
+            continue;
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (!*p || strlen(fl->v[ln]) != n || strncmp(fl->v[ln], p, n) != 0) {
+            fprintf(stderr, "%s:%d: output differs: expected \"%s\", got \"%.*s\"\n", file, ln + 1,
+                    fl->v[ln], (int)n, p);
+            r->failures++;
+            return;
+        }
+        p += n + (nl ? 1 : 0);
+    }
+    if (*p) {
+        fprintf(stderr, "%s:%d: unexpected output \"%.*s\"\n", file, next,
+                (int)(strchr(p, '\n') ? strchr(p, '\n') - p : (long)strlen(p)), p);
+        r->failures++;
+    }
+}
+
+static int next_command(struct replay *r, const struct file_lines *fl, int from, bool transcript)
+{
+    char host[64];
+    for (int i = from; i < fl->n; i++) {
+        const char *l = fl->v[i];
+        if (is_comment(l))
+            continue;
+        if (!transcript || (parse_prompt(l, host, sizeof host) && lab_switch_find(r->lab, host) >= 0))
+            return i;
+    }
+    return fl->n;
+}
+
+static bool run_one(struct replay *r, const char *file, const struct file_lines *fl, int i, bool transcript)
+{
+    char host[64], prompt[128];
+    const char *cmd = fl->v[i];
+    if (transcript) {
+        cmd = parse_prompt(cmd, host, sizeof host);
+        r->cur = lab_switch_find(r->lab, host);
+    }
+    struct session *s = session_for(r, r->cur);
+    session_prompt(s, prompt, sizeof prompt);
+    printf("%s%s\n", prompt, cmd);
+    sb_clear(&r->got);
+    int rc = session_exec(s, cmd);
+    if (rc != 0) {
+        fprintf(stderr, "%s:%d: %s\n", file, i + 1, s->last_error);
+        r->failures++;
+    }
+    return rc == 0;
+}
+
+static int replay_file(struct replay *r, const char *file)
+{
+    struct file_lines fl;
+    if (!read_lines(file, &fl)) {
+        fprintf(stderr, "mdsim: cannot read %s\n", file);
+        return -1;
+    }
+    bool transcript = has_prompts(r, &fl);
+    int i = next_command(r, &fl, 0, transcript);
+    while (i < fl.n) {
+        int next = next_command(r, &fl, i + 1, transcript);
+        bool ok = run_one(r, file, &fl, i, transcript);
+        if (r->o->verify)
+            verify(r, file, &fl, i, next);
+        if (!ok && r->o->stop_on_error)
+            break;
+        i = next;
+    }
+    free_lines(&fl);
+    return 0;
+}
+
+int replay_files(struct lab *lab, char **files, int n, const struct replay_opts *o)
+{
+    int nsw = lab_switch_count(lab);
+    struct replay r = {lab, o, calloc((size_t)nsw, sizeof(struct session)), calloc((size_t)nsw, sizeof(bool)),
+                       o->start_switch, {0}, 0};
+    if (!r.sess || !r.open)
+        abort();
+    sb_init(&r.got);
+    lab_batch_begin(lab);
+    int bad = 0;
+    for (int i = 0; i < n && !(o->stop_on_error && r.failures); i++)
+        bad |= replay_file(&r, files[i]) != 0;
+    if (o->check)
+        lab_batch_abort(lab);
+    else
+        lab_batch_end(lab);
+    for (int i = 0; i < nsw; i++)
+        if (r.open[i])
+            session_free(&r.sess[i]);
+    free(r.sess);
+    free(r.open);
+    sb_free(&r.got);
+    fflush(stdout);
+    return bad ? 2 : r.failures ? 1 : 0;
+}

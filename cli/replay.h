@@ -1,0 +1,19 @@
+/* Batch runs: scripts, captured transcripts, and commands piped to stdin. */
+#ifndef MDSIM_REPLAY_H
+#define MDSIM_REPLAY_H
+#include <stdbool.h>
+
+struct lab;
+
+struct replay_opts {
+    bool check;         /* run, print, then undo every change */
+    bool stop_on_error;
+    bool verify;        /* compare output with the transcript's own lines */
+    int start_switch;   /* where plain script lines run first */
+};
+
+/* Replays each file ("-" = stdin) in turn and prints the transcript.
+ * Returns 0 when every line succeeded (and matched, with verify), else 1. */
+int replay_files(struct lab *lab, char **files, int n, const struct replay_opts *o);
+
+#endif

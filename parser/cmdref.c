@@ -1,0 +1,56 @@
+#include "cmdref.h"
+#include "commands.h"
+#include "mode.h"
+#include "match.h"
+#include "session.h"
+#include <string.h>
+
+/* Each distinct word of a command, once, with its help. */
+static void print_words(FILE *out, const struct cmd_def *d, const struct variant *all, int n)
+{
+    const char *seen[64];
+    int nseen = 0;
+    for (int i = 0; i < n; i++) {
+        if (all[i].cmd != d)
+            continue;
+        for (int t = 0; t < all[i].ntok; t++) {
+            const struct gtoken *tk = &all[i].tok[t];
+            char disp[64];
+            int j = 0;
+            while (j < nseen && strcmp(seen[j], tk->text) != 0)
+                j++;
+            if (j < nseen || nseen == 64)
+                continue;
+            seen[nseen++] = tk->text;
+            gtoken_display(tk, disp, sizeof disp);
+            if (tk->kind == TOK_KEYWORD)
+                fprintf(out, "  - `%s`: %s\n", disp, tk->help);
+            else
+                fprintf(out, "  - `%s` (%s): %s\n", tk->text, disp, tk->help);
+        }
+    }
+}
+
+int cmdref_print(FILE *out)
+{
+    const struct grammar *g = session_grammar();
+    const struct variant *all;
+    int n = grammar_variants(g, &all);
+    fprintf(out, "# mdsim command reference\n\n"
+                 "Generated from the grammar by `mdsim commands` (`make docs`); do not edit by hand.\n"
+                 "Syntax: `<name:range>` a number, `[x]` optional, `{a | b}` one of; keywords\n"
+                 "may be abbreviated to any unique prefix. Behaviour notes: `docs/cli-behaviour.md`.\n");
+    for (int m = 0; m < MODE_COUNT; m++) {
+        fprintf(out, "\n## %s mode%s%s%s\n\n", mode_info(m)->name, m == MODE_FILTER ? "" : " (`switch",
+                m == MODE_FILTER ? " (after `|` on a show command)" : mode_info(m)->prompt,
+                m == MODE_FILTER ? "" : "#`)");
+        for (const struct cmd_def *const *t = command_tables(); *t; t++)
+            for (const struct cmd_def *d = *t; d->syntax; d++) {
+                if (!(d->modes & M(m)) || (d->flags & CMD_HIDDEN))
+                    continue;
+                fprintf(out, "- `%s`%s\n", d->syntax, d->feature ? " (needs its feature enabled)" : "");
+                print_words(out, d, all, n);
+            }
+    }
+    return 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * The command grammar. Every command is declared once, as data (struct
+ * cmd_def): the modes it lives in, its syntax, help for its words, its
+ * handler. The syntax language:
+ *
+ *   keyword            matched by unique prefix, case-insensitively
+ *   <name:1-255>       integer in a range
+ *   <name:ipv4>        A.B.C.D            <name:netmask>  contiguous mask
+ *   <name:wwn>         hh:hh:hh:hh:hh:hh:hh:hh
+ *   <name:slot/port>   interface number   <name:hh:mm:ss> time of day
+ *   <name:word>        one word           <name:line>     rest of the line
+ *   [ ... ]            optional part      { a | b }       one of
+ *
+ * A leading "[no]" gives the command its `no` form. Help for a word comes
+ * from the command's own help lines ("word: text", one per line) or, for
+ * keywords, from the shared keyword dictionary (keyword_help.c). Matching,
+ * `?`, Tab, errors and the command reference are all derived from this.
+ */
+#ifndef MDSIM_GRAMMAR_H
+#define MDSIM_GRAMMAR_H
+#include <stdint.h>
+#include <stdbool.h>
+#include "mode.h"
+
+struct session;
+struct cmd_args;
+
+typedef int (*cmd_fn)(struct session *s, const struct cmd_args *a);
+
+enum cmd_flags {
+    CMD_PIPE = 1 << 0,   /* produces output: accepts `| include ...` */
+    CMD_HIDDEN = 1 << 1, /* accepted, not offered by ? or Tab */
+};
+
+struct cmd_def {
+    unsigned modes;
+    const char *syntax;
+    const char *help;
+    cmd_fn fn;
+    unsigned flags;
+    int feature;      /* 0, or a feature that must be enabled on the switch */
+    unsigned iftypes; /* in (config-if): bit i = interface type i; 0 = any */
+};
+
+enum tok_kind {
+    TOK_KEYWORD,
+    TOK_INT,
+    TOK_IPV4,
+    TOK_NETMASK,
+    TOK_WWN,
+    TOK_SLOTPORT,
+    TOK_TIME,
+    TOK_WORD,
+    TOK_LINE,
+};
+
+struct gtoken {
+    enum tok_kind kind;
+    const char *text; /* keyword text, or the variable's name */
+    const char *help;
+    long lo, hi;      /* TOK_INT range */
+};
+
+/* One fully expanded form of a command: no optional parts left. */
+struct variant {
+    const struct cmd_def *cmd;
+    int ntok;
+    struct gtoken *tok;
+};
+
+struct grammar;
+
+/* Compiles the given tables (each ending in a zeroed entry). Aborts with a
+ * message on a malformed syntax string: a grammar bug, found at start-up. */
+struct grammar *grammar_compile(const struct cmd_def *const *tables);
+void grammar_free(struct grammar *g);
+int grammar_variants(const struct grammar *g, const struct variant **out);
+
+/* Keyword dictionary: default help text for a keyword. */
+const char *keyword_help(const char *kw);
+
+/* Parsed argument values handed to a handler. Keywords matched are present
+ * too (by their text), so a handler can tell which alternative was typed. */
+struct cmd_arg {
+    const char *name;
+    enum tok_kind kind;
+    long num;          /* TOK_INT, TOK_TIME (seconds of day) */
+    uint32_t ip;       /* TOK_IPV4/TOK_NETMASK, host order */
+    int slot, port;    /* TOK_SLOTPORT */
+    uint8_t wwn[8];    /* TOK_WWN */
+    const char *str;   /* the word as typed (rest of line for TOK_LINE) */
+    int off;           /* where it starts in the line */
+};
+
+struct cmd_args {
+    int n;
+    bool negated; /* the `no` form */
+    struct cmd_arg *v;
+    int offset;   /* screen column of the line's first character */
+};
+
+const struct cmd_arg *arg_get(const struct cmd_args *a, const char *name);
+bool arg_has(const struct cmd_args *a, const char *name);
+long arg_num(const struct cmd_args *a, const char *name, long dflt);
+const char *arg_str(const struct cmd_args *a, const char *name);
+
+#endif

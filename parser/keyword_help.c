@@ -1,0 +1,60 @@
+/* Help text of keywords shared by many commands. A command whose keyword
+ * means something else there gives its own line in cmd_def.help. */
+#include "grammar.h"
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *kw, *help;
+} words[] = {
+    /* keep sorted: looked up by binary search */
+    {"address", "Configure IP address"},
+    {"begin", "Begin with the line that matches"},
+    {"brief", "Show brief info of interface"},
+    {"clock", "Manage the system clock"},
+    {"configure", "Enter configuration mode"},
+    {"copy", "Copy from one file to another"},
+    {"count", "Count number of lines"},
+    {"description", "Enter description of maximum 254 characters"},
+    {"do", "EXEC command"},
+    {"dont-ask", "Don't ask confirmation questions"},
+    {"end", "Exit to the exec mode"},
+    {"erase", "Erase the startup configuration"},
+    {"exclude", "Exclude lines that match"},
+    {"exit", "Exit from command interpreter"},
+    {"gigabitethernet", "Gigabit Ethernet interface"},
+    {"include", "Include lines that match"},
+    {"interface", "Interface configuration"},
+    {"ip", "Configure IP features"},
+    {"last", "Display last lines"},
+    {"length", "Set number of lines on screen"},
+    {"module", "Show module information"},
+    {"mtu", "Enter MTU"},
+    {"no", "Negate a command or set its defaults"},
+    {"no-more", "Turn-off pagination for command output"},
+    {"reload", "Reboot the entire box"},
+    {"running-config", "Current operating configuration"},
+    {"section", "Show lines that include the pattern as well as the subsequent lines that are more indented than matching line"},
+    {"set", "Set the time and date"},
+    {"show", "Show running system information"},
+    {"shutdown", "Enable/disable an interface"},
+    {"sleep", "Sleep for the specified number of seconds"},
+    {"startup-config", "Contents of startup configuration"},
+    {"switchname", "Configure system's host name"},
+    {"switchport", "Configure switchport parameters"},
+    {"terminal", "Set terminal line parameters"},
+    {"version", "Show the software version"},
+    {"width", "Set width of the display terminal"},
+    {"write", "Write current configuration"},
+};
+
+static int cmp(const void *key, const void *elem)
+{
+    return strcmp(key, *(const char *const *)elem);
+}
+
+const char *keyword_help(const char *kw)
+{
+    const char *const *hit = bsearch(kw, words, sizeof words / sizeof words[0], sizeof words[0], cmp);
+    return hit ? hit[1] : NULL;
+}

@@ -1,0 +1,384 @@
+#include "match.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* How well a word matches a token; higher wins when several commands could
+ * take the word (a keyword typed in full beats one typed as a prefix, which
+ * beats a typed value, which beats a free word). */
+enum level { L_NONE, L_WORD, L_TYPED, L_PARTIAL, L_EXACT };
+
+static bool parse_uint(const char *s, size_t n, long max, long *out)
+{
+    if (n == 0 || n > 10)
+        return false;
+    long v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    if (v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Splits s[0..n) at sep into exactly `parts` unsigned fields. */
+static bool parse_fields(const char *s, size_t n, char sep, int parts, long max, long *f)
+{
+    int k = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && s[i] != sep)
+            continue;
+        if (k == parts || !parse_uint(s + start, i - start, max, &f[k]))
+            return false;
+        k++;
+        start = i + 1;
+    }
+    return k == parts;
+}
+
+static bool parse_ipv4(const char *s, size_t n, uint32_t *ip)
+{
+    long f[4];
+    if (!parse_fields(s, n, '.', 4, 255, f))
+        return false;
+    *ip = (uint32_t)(f[0] << 24 | f[1] << 16 | f[2] << 8 | f[3]);
+    return true;
+}
+
+static bool parse_wwn(const char *s, size_t n, uint8_t *out)
+{
+    if (n != 23)
+        return false;
+    for (int i = 0; i < 8; i++) {
+        const char *p = s + i * 3;
+        if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) ||
+            (i < 7 && p[2] != ':'))
+            return false;
+        char hex[3] = {p[0], p[1], 0};
+        out[i] = (uint8_t)strtoul(hex, NULL, 16);
+    }
+    return true;
+}
+
+struct value {
+    long num;
+    uint32_t ip;
+    int slot, port;
+    uint8_t wwn[8];
+    bool range_err;
+};
+
+static enum level match_token(const struct gtoken *t, const struct word *w, struct value *v)
+{
+    long f[3];
+    switch (t->kind) {
+    case TOK_KEYWORD: {
+        size_t kl = strlen(t->text);
+        if (w->len > kl || strncasecmp(t->text, w->s, w->len) != 0)
+            return L_NONE;
+        return w->len == kl ? L_EXACT : L_PARTIAL;
+    }
+    case TOK_INT:
+        if (!parse_uint(w->s, w->len, 9999999999L, &v->num))
+            return L_NONE;
+        if (v->num < t->lo || v->num > t->hi) {
+            v->range_err = true;
+            return L_NONE;
+        }
+        return L_TYPED;
+    case TOK_IPV4:
+        return parse_ipv4(w->s, w->len, &v->ip) ? L_TYPED : L_NONE;
+    case TOK_NETMASK:
+        if (!parse_ipv4(w->s, w->len, &v->ip) || (v->ip & (~v->ip >> 1)) != 0)
+            return L_NONE; /* a mask is ones then zeros */
+        return L_TYPED;
+    case TOK_WWN:
+        return parse_wwn(w->s, w->len, v->wwn) ? L_TYPED : L_NONE;
+    case TOK_SLOTPORT:
+        if (!parse_fields(w->s, w->len, '/', 2, 999, f))
+            return L_NONE;
+        v->slot = (int)f[0];
+        v->port = (int)f[1];
+        return L_TYPED;
+    case TOK_TIME:
+        if (!parse_fields(w->s, w->len, ':', 3, 59, f) || f[0] > 23)
+            return L_NONE;
+        v->num = f[0] * 3600 + f[1] * 60 + f[2];
+        return L_TYPED;
+    case TOK_WORD:
+    case TOK_LINE:
+        return L_WORD;
+    }
+    return L_NONE;
+}
+
+static bool available(const struct match_env *e, const struct variant *v)
+{
+    return (v->cmd->modes & M(e->mode)) && (!e->allowed || e->allowed(e->ctx, v->cmd));
+}
+
+/* The state of matching: which variants still fit the words so far. */
+struct walk {
+    const struct variant **alive;
+    int n;
+    bool line_done; /* a rest-of-line variable took the remaining words */
+};
+
+static void walk_start(const struct match_env *e, struct walk *k)
+{
+    const struct variant *all;
+    int n = grammar_variants(e->g, &all);
+    k->alive = malloc(sizeof *k->alive * (size_t)(n ? n : 1));
+    if (!k->alive)
+        abort();
+    k->n = 0;
+    k->line_done = false;
+    for (int i = 0; i < n; i++)
+        if (available(e, &all[i]))
+            k->alive[k->n++] = &all[i];
+}
+
+/* Keeps the variants that take word i best; reports why none does. */
+static enum match_status walk_step(struct walk *k, const struct word *w, int i, long *lo, long *hi)
+{
+    enum level best = L_NONE;
+    const struct gtoken *range_tok = NULL;
+    enum level *lv = malloc(sizeof *lv * (size_t)(k->n ? k->n : 1));
+    if (!lv)
+        abort();
+    for (int j = 0; j < k->n; j++) {
+        struct value v = {0};
+        const struct variant *var = k->alive[j];
+        lv[j] = i < var->ntok ? match_token(&var->tok[i], w, &v) : L_NONE;
+        if (v.range_err && !range_tok)
+            range_tok = &var->tok[i];
+        if (lv[j] > best)
+            best = lv[j];
+    }
+    int m = 0;
+    const char *kw = NULL;
+    bool ambiguous = false, line = false;
+    for (int j = 0; j < k->n; j++) {
+        if (best == L_NONE || lv[j] != best)
+            continue;
+        const struct gtoken *t = &k->alive[j]->tok[i];
+        if (best == L_PARTIAL && kw && strcasecmp(kw, t->text) != 0)
+            ambiguous = true;
+        kw = t->text;
+        line |= t->kind == TOK_LINE;
+        k->alive[m++] = k->alive[j];
+    }
+    free(lv);
+    if (best == L_NONE) {
+        if (range_tok) {
+            *lo = range_tok->lo;
+            *hi = range_tok->hi;
+            return MATCH_RANGE;
+        }
+        return MATCH_INVALID;
+    }
+    k->n = m;
+    if (line) { /* keep only the rest-of-line variants: they are complete */
+        m = 0;
+        for (int j = 0; j < k->n; j++)
+            if (k->alive[j]->tok[i].kind == TOK_LINE)
+                k->alive[m++] = k->alive[j];
+        k->n = m;
+        k->line_done = true;
+    }
+    return ambiguous ? MATCH_AMBIGUOUS : MATCH_OK;
+}
+
+static void fill_args(const struct variant *var, const struct words *w, int nused,
+                      struct match_result *r)
+{
+    size_t linelen = strlen(w->line);
+    r->strings = malloc(linelen * 2 + (size_t)w->n + 2);
+    r->args.v = calloc((size_t)(var->ntok ? var->ntok : 1), sizeof *r->args.v);
+    if (!r->strings || !r->args.v)
+        abort();
+    char *p = r->strings;
+    r->args.n = 0;
+    for (int i = 0; i < nused; i++) {
+        const struct gtoken *t = &var->tok[i];
+        struct cmd_arg *a = &r->args.v[r->args.n++];
+        struct value v = {0};
+        match_token(t, &w->w[i], &v);
+        a->name = t->text;
+        a->kind = t->kind;
+        a->num = v.num;
+        a->ip = v.ip;
+        a->slot = v.slot;
+        a->port = v.port;
+        memcpy(a->wwn, v.wwn, 8);
+        size_t n = w->w[i].len;
+        if (t->kind == TOK_LINE) { /* the rest of the line, as typed */
+            n = linelen - w->w[i].off;
+            while (n && (w->line[w->w[i].off + n - 1] == ' ' || w->line[w->w[i].off + n - 1] == '\t'))
+                n--;
+        }
+        memcpy(p, w->w[i].s, n);
+        p[n] = '\0';
+        a->str = p;
+        a->off = (int)w->w[i].off;
+        p += n + 1;
+    }
+    r->args.negated = var->ntok > 0 && var->tok[0].kind == TOK_KEYWORD &&
+                      strcmp(var->tok[0].text, "no") == 0;
+}
+
+enum match_status match_line(const struct match_env *e, const struct words *w,
+                             struct match_result *r)
+{
+    memset(r, 0, sizeof *r);
+    struct walk k;
+    walk_start(e, &k);
+    int i = 0;
+    for (; i < w->n && !k.line_done; i++) {
+        enum match_status st = walk_step(&k, &w->w[i], i, &r->lo, &r->hi);
+        if (st != MATCH_OK) {
+            r->status = st;
+            r->err_off = w->w[i].off;
+            free(k.alive);
+            return st;
+        }
+    }
+    const struct variant *done = NULL;
+    for (int j = 0; j < k.n && !done; j++)
+        if (k.line_done || k.alive[j]->ntok == w->n)
+            done = k.alive[j];
+    free(k.alive);
+    if (!done) {
+        r->status = MATCH_INCOMPLETE;
+        r->err_off = strlen(w->line);
+        return r->status;
+    }
+    r->var = done;
+    fill_args(done, w, k.line_done ? i : w->n, r);
+    return r->status = MATCH_OK;
+}
+
+void match_result_free(struct match_result *r)
+{
+    free(r->strings);
+    free(r->args.v);
+    r->strings = NULL;
+    r->args.v = NULL;
+}
+
+void gtoken_display(const struct gtoken *t, char *buf, size_t n)
+{
+    static const char *const shown[] = {
+        [TOK_IPV4] = "A.B.C.D", [TOK_NETMASK] = "A.B.C.D", [TOK_WWN] = "WORD",
+        [TOK_SLOTPORT] = "<slot/port>", [TOK_TIME] = "HH:MM:SS", [TOK_WORD] = "WORD",
+        [TOK_LINE] = "LINE",
+    };
+    if (t->kind == TOK_KEYWORD)
+        snprintf(buf, n, "%s", t->text);
+    else if (t->kind == TOK_INT)
+        snprintf(buf, n, "<%ld-%ld>", t->lo, t->hi);
+    else
+        snprintf(buf, n, "%s", shown[t->kind]);
+}
+
+static void help_add(struct help_list *h, const struct gtoken *t)
+{
+    char disp[64];
+    gtoken_display(t, disp, sizeof disp);
+    for (int i = 0; i < h->n; i++)
+        if (strcmp(h->items[i].word, disp) == 0 ||
+            (t->kind == TOK_KEYWORD && h->items[i].tok->kind == TOK_KEYWORD &&
+             strcasecmp(h->items[i].tok->text, t->text) == 0))
+            return;
+    if (h->n == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 16;
+        h->items = realloc(h->items, (size_t)h->cap * sizeof *h->items);
+        if (!h->items)
+            abort();
+    }
+    char *word = strdup(disp);
+    if (!word)
+        abort();
+    h->items[h->n++] = (struct help_item){word, t->help, t};
+}
+
+static int help_cmp(const void *a, const void *b)
+{
+    const struct help_item *x = a, *y = b;
+    bool kx = x->tok->kind == TOK_KEYWORD, ky = y->tok->kind == TOK_KEYWORD;
+    if (kx != ky)
+        return kx ? -1 : 1;
+    return strcmp(x->word, y->word);
+}
+
+/* Could the partial word still become a value of this variable? */
+static bool var_accepts_prefix(const struct gtoken *t, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        bool ok;
+        switch (t->kind) {
+        case TOK_INT: ok = isdigit(c); break;
+        case TOK_IPV4: case TOK_NETMASK: ok = isdigit(c) || c == '.'; break;
+        case TOK_WWN: ok = isxdigit(c) || c == ':'; break;
+        case TOK_SLOTPORT: ok = isdigit(c) || c == '/'; break;
+        case TOK_TIME: ok = isdigit(c) || c == ':'; break;
+        default: ok = true;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+void match_help(const struct match_env *e, const struct words *w, int nfull,
+                const char *partial, size_t plen, struct help_list *out)
+{
+    memset(out, 0, sizeof *out);
+    struct walk k;
+    walk_start(e, &k);
+    long lo, hi;
+    for (int i = 0; i < nfull && !k.line_done; i++) {
+        enum match_status st = walk_step(&k, &w->w[i], i, &lo, &hi);
+        if (st != MATCH_OK) {
+            out->status = st;
+            out->err_off = w->w[i].off;
+            free(k.alive);
+            return;
+        }
+    }
+    for (int j = 0; j < k.n; j++) {
+        const struct variant *v = k.alive[j];
+        if (k.line_done || v->ntok == nfull) {
+            if (plen == 0) {
+                out->cr = true;
+                out->pipe |= (v->cmd->flags & CMD_PIPE) != 0;
+            }
+            if (!k.line_done)
+                continue;
+        }
+        if (k.line_done || (v->cmd->flags & CMD_HIDDEN))
+            continue;
+        const struct gtoken *t = &v->tok[nfull];
+        if (t->kind == TOK_KEYWORD ? (strlen(t->text) >= plen && strncasecmp(t->text, partial, plen) == 0)
+                                   : var_accepts_prefix(t, partial, plen))
+            help_add(out, t);
+    }
+    free(k.alive);
+    if (out->n > 1)
+        qsort(out->items, (size_t)out->n, sizeof *out->items, help_cmp);
+}
+
+void help_list_free(struct help_list *h)
+{
+    for (int i = 0; i < h->n; i++)
+        free((char *)h->items[i].word);
+    free(h->items);
+    memset(h, 0, sizeof *h);
+}

@@ -1,0 +1,60 @@
+/* Matching a line against the grammar, and what `?` and Tab offer. */
+#ifndef MDSIM_MATCH_H
+#define MDSIM_MATCH_H
+#include "grammar.h"
+#include "lex.h"
+
+enum match_status {
+    MATCH_OK,
+    MATCH_INVALID,
+    MATCH_INCOMPLETE,
+    MATCH_AMBIGUOUS,
+    MATCH_RANGE,
+};
+
+struct match_env {
+    const struct grammar *g;
+    enum mode mode;
+    /* gate for commands of disabled features or higher roles; NULL = all */
+    bool (*allowed)(void *ctx, const struct cmd_def *cmd);
+    void *ctx;
+};
+
+struct match_result {
+    enum match_status status;
+    size_t err_off;  /* byte offset in the line where the problem is */
+    long lo, hi;     /* MATCH_RANGE: the range the number missed */
+    const struct variant *var;
+    struct cmd_args args;
+    char *strings;   /* storage behind args.v[].str */
+};
+
+enum match_status match_line(const struct match_env *e, const struct words *w,
+                             struct match_result *r);
+void match_result_free(struct match_result *r);
+
+struct help_item {
+    const char *word; /* keyword, or a variable's display form */
+    const char *help;
+    const struct gtoken *tok;
+};
+
+struct help_list {
+    struct help_item *items;
+    int n, cap;
+    bool cr;   /* the words so far form a complete command */
+    bool pipe; /* ... that accepts output filters */
+    enum match_status status; /* of the words before the one being helped */
+    size_t err_off;
+};
+
+/* What may follow the first `nfull` words, restricted to those starting
+ * with `partial` (plen 0: all). Sorted, keywords before variables. */
+void match_help(const struct match_env *e, const struct words *w, int nfull,
+                const char *partial, size_t plen, struct help_list *out);
+void help_list_free(struct help_list *h);
+
+/* Display form of a variable: `<1-255>`, `A.B.C.D`, `WORD`, `LINE` ... */
+void gtoken_display(const struct gtoken *t, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,350 @@
+#include "session.h"
+#include "match.h"
+#include "lex.h"
+#include "lab/lab.h"
+#include "commands.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Longer lines are refused whole: nothing a person types is this long. */
+enum { LINE_MAX_CHARS = 4096 };
+
+static struct grammar *grammar;
+
+const struct grammar *session_grammar(void)
+{
+    if (!grammar)
+        grammar = grammar_compile(command_tables());
+    return grammar;
+}
+
+void session_init(struct session *s, struct lab *lab, int sw, struct session_io io)
+{
+    memset(s, 0, sizeof *s);
+    s->lab = lab;
+    s->sw = sw;
+    s->mode = MODE_EXEC;
+    s->term_length = 24;
+    s->term_width = 80;
+    s->io = io;
+    s->role = ROLE_ADMIN;
+    snprintf(s->user, sizeof s->user, "admin");
+    sb_init(&s->out);
+}
+
+void session_free(struct session *s) { sb_free(&s->out); }
+
+void session_prompt(const struct session *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s# ", lab_hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
+}
+
+void cmd_printf(struct session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&s->out, fmt, ap);
+    va_end(ap);
+}
+
+int cmd_error(struct session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->last_error, sizeof s->last_error, fmt, ap);
+    va_end(ap);
+    sb_printf(&s->out, "%s\n", s->last_error);
+    return -1;
+}
+
+bool cmd_confirm(struct session *s, const char *question)
+{
+    if (s->dont_ask)
+        return true;
+    if (!s->io.confirm) { /* unattended: show the question answered */
+        cmd_printf(s, "%s y\n", question);
+        return true;
+    }
+    sb_printf(&s->out, "%s", question);
+    s->io.write(s->io.ctx, s->out.data, s->out.len);
+    sb_clear(&s->out);
+    return s->io.confirm(s->io.ctx, question);
+}
+
+static bool allowed(void *ctx, const struct cmd_def *cmd)
+{
+    struct session *s = ctx;
+    if (cmd->iftypes && s->mode == MODE_IF && !(cmd->iftypes & (1u << s->ctx.if_type)))
+        return false;
+    return !cmd->feature || lab_feature_enabled(s->lab, s->sw, cmd->feature);
+}
+
+static struct match_env env_for(struct session *s, enum mode m)
+{
+    return (struct match_env){session_grammar(), m, allowed, s};
+}
+
+static void report(struct session *s, enum match_status st, size_t col, long lo, long hi)
+{
+    static const char *const msg[] = {
+        [MATCH_INVALID] = "% Invalid command at '^' marker.",
+        [MATCH_INCOMPLETE] = "% Incomplete command at '^' marker.",
+        [MATCH_AMBIGUOUS] = "% Ambiguous command at '^' marker.",
+    };
+    sb_printf(&s->out, "%*s^\n", (int)col, "");
+    if (st == MATCH_RANGE)
+        snprintf(s->last_error, sizeof s->last_error, "%% Invalid number, range is (%ld:%ld)", lo, hi);
+    else
+        snprintf(s->last_error, sizeof s->last_error, "%s", msg[st]);
+    sb_printf(&s->out, "%s\n", s->last_error);
+}
+
+/* A line split at its output pipes: `|` at the start of a word. */
+struct segments {
+    size_t start[16], end[16];
+    int n;
+};
+
+static bool split_pipes(const char *line, struct segments *sg)
+{
+    size_t len = strlen(line);
+    sg->n = 0;
+    sg->start[0] = 0;
+    for (size_t i = 0; i <= len; i++) {
+        bool pipe = i < len && line[i] == '|' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t');
+        if (i < len && !pipe)
+            continue;
+        if (sg->n == 16)
+            return false;
+        sg->end[sg->n++] = i;
+        if (pipe)
+            sg->start[sg->n] = i + 1;
+    }
+    return true;
+}
+
+/* A parsed piece of the line: its own copy, words and match. */
+struct piece {
+    char *text;
+    struct words w;
+    struct match_result r;
+    enum mode mode;
+    size_t base; /* offset of text in the whole line */
+};
+
+static void piece_free(struct piece *p)
+{
+    match_result_free(&p->r);
+    lex_free(&p->w);
+    free(p->text);
+}
+
+static void piece_lex(struct piece *p, const char *line, size_t a, size_t b)
+{
+    memset(p, 0, sizeof *p);
+    p->text = strndup(line + a, b - a);
+    if (!p->text)
+        abort();
+    p->base = a;
+    lex_line(&p->w, p->text, strlen(p->text));
+}
+
+/* Matches in mode m, then in the modes above a sub-mode, as NX-OS accepts
+ * `interface g2/3` typed at (config-if)#. Keeps the error found furthest
+ * into the line when nothing matches. */
+static enum match_status match_climbing(struct session *s, struct piece *p, enum mode m)
+{
+    struct match_result best;
+    memset(&best, 0, sizeof best);
+    for (enum mode at = m;; at = mode_info(at)->parent) {
+        struct match_env e = env_for(s, at);
+        struct match_result r;
+        if (match_line(&e, &p->w, &r) == MATCH_OK) {
+            match_result_free(&best);
+            p->r = r;
+            p->mode = at;
+            return MATCH_OK;
+        }
+        if (at == m || r.err_off > best.err_off) {
+            match_result_free(&best);
+            best = r;
+        } else {
+            match_result_free(&r);
+        }
+        if (!(M(at) & M_SUBMODES))
+            break;
+    }
+    p->r = best;
+    return best.status;
+}
+
+static int run_filters(struct session *s, struct piece *f, int nf)
+{
+    for (int i = 0; i < nf; i++)
+        if (f[i].r.var->cmd->fn(s, &f[i].r.args) != 0)
+            return 1;
+    return 0;
+}
+
+static int run_line(struct session *s, const char *line, size_t col0, enum mode m)
+{
+    struct segments sg;
+    if (strlen(line) > LINE_MAX_CHARS)
+        return cmd_error(s, "%% Line too long (limit is %d characters)", LINE_MAX_CHARS), 1;
+    if (!split_pipes(line, &sg))
+        return cmd_error(s, "%% Too many output filters"), 1;
+    struct piece p[16];
+    int n = 0, rc = 1;
+    piece_lex(&p[n++], line, sg.start[0], sg.end[0]);
+    if (p[0].w.n == 0 && sg.n == 1) {
+        piece_free(&p[0]);
+        return 0;
+    }
+    if (match_climbing(s, &p[0], m) != MATCH_OK) {
+        report(s, p[0].r.status, col0 + p[0].r.err_off + 1, p[0].r.lo, p[0].r.hi);
+        goto out;
+    }
+    if (sg.n > 1 && !(p[0].r.var->cmd->flags & CMD_PIPE)) {
+        report(s, MATCH_INVALID, col0 + sg.end[0] + 1, 0, 0);
+        goto out;
+    }
+    for (; n < sg.n; n++) {
+        piece_lex(&p[n], line, sg.start[n], sg.end[n]);
+        struct match_env e = env_for(s, MODE_FILTER);
+        if (match_line(&e, &p[n].w, &p[n].r) != MATCH_OK) {
+            size_t off = p[n].w.n ? p[n].r.err_off : strlen(p[n].text);
+            report(s, p[n].w.n ? p[n].r.status : MATCH_INCOMPLETE, col0 + p[n].base + off + 1,
+                   p[n].r.lo, p[n].r.hi);
+            n++;
+            goto out;
+        }
+    }
+    if (p[0].mode != m)
+        s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
+    p[0].r.args.offset = (int)col0;
+    lab_txn_begin(s->lab);
+    rc = p[0].r.var->cmd->fn(s, &p[0].r.args) == 0 ? 0 : 1;
+    lab_txn_end(s->lab, rc == 0);
+    if (rc == 0)
+        rc = run_filters(s, p + 1, n - 1);
+out:
+    for (int i = 0; i < n; i++)
+        piece_free(&p[i]);
+    return rc;
+}
+
+static void emit(struct session *s)
+{
+    const char *p = s->out.data ? s->out.data : "";
+    const char *end = p + s->out.len;
+    if (!s->io.more || s->no_more || s->term_length <= 1) {
+        s->io.write(s->io.ctx, p, s->out.len);
+        return;
+    }
+    int budget = s->term_length - 1;
+    while (p < end) {
+        if (budget == 0 && (budget = s->io.more(s->io.ctx, s->term_length - 1)) <= 0)
+            return;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        s->io.write(s->io.ctx, p, (size_t)(next - p));
+        p = next;
+        budget--;
+    }
+}
+
+int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset)
+{
+    return run_line(s, line, offset, m);
+}
+
+int session_exec(struct session *s, const char *line)
+{
+    char prompt[128];
+    lab_lock(s->lab);
+    lab_tick(s->lab);
+    session_prompt(s, prompt, sizeof prompt);
+    sb_clear(&s->out);
+    s->no_more = false;
+    s->last_error[0] = '\0';
+    int rc = run_line(s, line, strlen(prompt), s->mode);
+    lab_unlock(s->lab);
+    emit(s);
+    sb_clear(&s->out);
+    return rc;
+}
+
+static void print_help(struct session *s, const struct help_list *h)
+{
+    int width = h->cr ? 4 : 1;
+    for (int i = 0; i < h->n; i++)
+        if ((int)strlen(h->items[i].word) > width)
+            width = (int)strlen(h->items[i].word);
+    for (int i = 0; i < h->n; i++)
+        sb_printf(&s->out, "  %-*s  %s\n", width, h->items[i].word, h->items[i].help);
+    if (h->pipe)
+        sb_printf(&s->out, "  %-*s  %s\n", width, "|", "Pipe command output to filter");
+    if (h->cr)
+        sb_printf(&s->out, "  <CR>\n");
+}
+
+/* Help for the part of the line after its last pipe, or the whole line. */
+static void help_piece(struct session *s, const char *line, size_t col0, struct help_list *h,
+                       size_t *partial_off)
+{
+    struct segments sg;
+    split_pipes(line, &sg);
+    struct piece p;
+    piece_lex(&p, line, sg.start[sg.n - 1], sg.end[sg.n - 1]);
+    size_t len = strlen(p.text);
+    bool partial = len > 0 && p.text[len - 1] != ' ' && p.text[len - 1] != '\t' && p.w.n > 0;
+    int nfull = partial ? p.w.n - 1 : p.w.n;
+    const struct word *last = partial ? &p.w.w[p.w.n - 1] : NULL;
+    struct match_env e = env_for(s, sg.n > 1 ? MODE_FILTER : s->mode);
+    match_help(&e, &p.w, nfull, last ? last->s : "", last ? last->len : 0, h);
+    if (h->status != MATCH_OK)
+        h->err_off += p.base + col0;
+    *partial_off = col0 + p.base + (last ? last->off : len);
+    piece_free(&p);
+}
+
+void session_help(struct session *s, const char *line)
+{
+    char prompt[128];
+    struct help_list h;
+    size_t off;
+    lab_lock(s->lab);
+    session_prompt(s, prompt, sizeof prompt);
+    sb_clear(&s->out);
+    help_piece(s, line, strlen(prompt), &h, &off);
+    if (h.status != MATCH_OK)
+        report(s, h.status, h.err_off + 1, 0, 0);
+    else if (h.n == 0 && !h.cr)
+        report(s, MATCH_INVALID, off + 1, 0, 0);
+    else
+        print_help(s, &h);
+    help_list_free(&h);
+    lab_unlock(s->lab);
+    emit(s);
+    sb_clear(&s->out);
+}
+
+int session_complete(struct session *s, const char *line, char ***out)
+{
+    struct help_list h;
+    size_t off;
+    lab_lock(s->lab);
+    help_piece(s, line, 0, &h, &off);
+    lab_unlock(s->lab);
+    char **v = calloc((size_t)h.n + 1, sizeof *v);
+    int n = 0;
+    if (!v)
+        abort();
+    for (int i = 0; h.status == MATCH_OK && i < h.n; i++)
+        if (h.items[i].tok->kind == TOK_KEYWORD && !(v[n++] = strdup(h.items[i].tok->text)))
+            abort();
+    help_list_free(&h);
+    *out = v;
+    return n;
+}

@@ -1,0 +1,79 @@
+/*
+ * A CLI session on one switch: its mode, its terminal settings, and the
+ * execution of one line (match, run under the lab lock in a savepoint,
+ * filter, page). Every front-end drives sessions through this API only.
+ */
+#ifndef MDSIM_SESSION_H
+#define MDSIM_SESSION_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "grammar.h"
+#include "strbuf.h"
+
+struct lab;
+
+struct session_io {
+    void (*write)(void *ctx, const char *s, size_t n);
+    /* Shows `--More--` and waits: returns lines to show next (0 = stop).
+     * NULL: no pager (batch). */
+    int (*more)(void *ctx, int page);
+    /* Yes/no question; NULL answers yes (batch runs are unattended). */
+    bool (*confirm)(void *ctx, const char *question);
+    void *ctx;
+};
+
+/* What the current sub-mode is about, e.g. the interface being configured. */
+struct mode_ctx {
+    char ifname[32];
+    int if_type; /* index in the interface-type table */
+    int a, b;    /* slot/port, or id and 0 */
+};
+
+enum role { ROLE_ADMIN, ROLE_OPERATOR };
+
+struct session {
+    struct lab *lab;
+    int sw; /* switch index in the lab */
+    enum mode mode;
+    struct mode_ctx ctx;
+    int term_length, term_width;
+    bool dont_ask;
+    bool closed;      /* `exit` at exec: the front-end ends the session */
+    bool no_more;     /* this command's output skips the pager */
+    bool interactive; /* a person is at the other end */
+    enum role role;
+    char user[32];
+    struct session_io io;
+    strbuf out;            /* the running command's output */
+    char last_error[128];  /* the `%` line of the last failure, for replay */
+};
+
+void session_init(struct session *s, struct lab *lab, int sw, struct session_io io);
+void session_free(struct session *s);
+
+/* "MDS1(config-if)# " */
+void session_prompt(const struct session *s, char *buf, size_t n);
+
+/* Runs one line and writes its output. Returns 0, or 1 when it failed. */
+int session_exec(struct session *s, const char *line);
+
+/* Answers `?` for the line typed so far (without the `?`). */
+void session_help(struct session *s, const char *line);
+
+/* Candidates to complete the last (partial) word of `line`. Caller frees
+ * each string and the array. */
+int session_complete(struct session *s, const char *line, char ***out);
+
+/* For handlers. */
+void cmd_printf(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints an error line and returns -1, the handler's failure code. */
+int cmd_error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Asks the front-end unless `terminal dont-ask` is set. */
+bool cmd_confirm(struct session *s, const char *question);
+/* Runs `line` as if typed at exec mode (for `do`); offset places carets. */
+int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset);
+
+/* The grammar of the whole program, built on first use. */
+const struct grammar *session_grammar(void);
+
+#endif
