@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs the Debian packages mdsim needs to build and test, when missing.
+set -e
+PKGS="cmake make gcc clang pkg-config libcli-dev libreadline-dev libsqlite3-dev check libssh-dev zlib1g-dev openssh-client sshpass"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "mdsim: installing Debian packages:$missing"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
