@@ -161,6 +161,13 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     session_prompt(s, prompt, sizeof prompt);
     printf("%s%s\n", prompt, cmd);
     sb_clear(&r->got);
+    size_t len = strlen(cmd);
+    if (len && cmd[len - 1] == '?') { /* a captured `?`: the help it showed */
+        char *upto = strndup(cmd, len - 1);
+        session_help(s, upto);
+        free(upto);
+        return true;
+    }
     int rc = session_exec(s, cmd);
     if (rc != 0 && !r->o->verify) { /* verify: the transcript shows the error */
         fprintf(stderr, "%s:%d: %s\n", file, i + 1, s->last_error);

@@ -124,11 +124,27 @@ static void parse_keyword(struct cx *c, struct gtoken *t, const char *s, size_t 
 {
     t->kind = TOK_KEYWORD;
     t->text = gstrndup(c->g, s, n);
-    t->help = own_help(c, t->text);
-    if (!t->help)
-        t->help = keyword_help(t->text);
-    if (!t->help)
-        die(c, "keyword has no help text");
+    t->help = own_help(c, t->text); /* else the dictionary's, per variant */
+}
+
+/* Dictionary help for keywords without their own: "show clock" (the word
+ * after the one before it) first, then "clock" alone. */
+static void dictionary_help(struct cx *c, struct seq s)
+{
+    for (int i = 0; i < s.n; i++) {
+        struct gtoken *t = &s.t[i];
+        if (t->kind != TOK_KEYWORD || t->help)
+            continue;
+        if (i > 0 && s.t[i - 1].kind == TOK_KEYWORD) {
+            char pair[128];
+            snprintf(pair, sizeof pair, "%s %s", s.t[i - 1].text, t->text);
+            t->help = keyword_help(pair);
+        }
+        if (!t->help)
+            t->help = keyword_help(t->text);
+        if (!t->help)
+            die(c, "keyword has no help text");
+    }
 }
 
 static struct seqlist single(struct cx *c, struct seq s)
@@ -246,8 +262,10 @@ struct grammar *grammar_compile(const struct cmd_def *const *tables)
             if (*c.p)
                 die(&c, "unexpected character");
             for (int i = 0; i < l.n; i++)
-                if (l.s[i].n > 0)
+                if (l.s[i].n > 0) {
+                    dictionary_help(&c, l.s[i]);
                     add_variant(g, d, l.s[i]);
+                }
         }
     return g;
 }

@@ -27,7 +27,7 @@ static void ip_prefix(const struct ge_conf *c, char *buf, size_t n)
 static void show_port(struct session *s, int slot, int port)
 {
     struct ge_conf c;
-    char ip[24];
+    char ip[64];
     ge_get(s->lab, s->sw, slot, port, &c);
     bool up = ge_link_up(s->lab, s->sw, slot, port);
     cmd_printf(s, "GigabitEthernet%d/%d is %s\n", slot, port,
@@ -91,7 +91,7 @@ int ge_show_brief(struct session *s, const struct cmd_args *a)
     for (int slot = 1; slot <= 13; slot++)
         for (int port = 1; port <= ge_ports(s, slot); port++) {
             struct ge_conf c;
-            char name[32], ip[24];
+            char name[32], ip[64];
             ge_get(s->lab, s->sw, slot, port, &c);
             ip_prefix(&c, ip, sizeof ip);
             snprintf(name, sizeof name, "GigabitEthernet%d/%d", slot, port);
