@@ -1,0 +1,536 @@
+/* Unit tests of the discrete-event kernel and the rng streams. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/rng.h"
+
+/* ---- a recorder: each event appends its tag and the time it ran ---- */
+
+#define LOG_MAX 200000
+
+typedef struct rec {
+    int n;
+    int tag[LOG_MAX];
+    uint64_t when[LOG_MAX];
+} rec;
+
+typedef struct ev {
+    rec *log;
+    int tag;
+} ev;
+
+static void record(engine_t *e, void *arg)
+{
+    ev *x = arg;
+    ck_assert_int_lt(x->log->n, LOG_MAX);
+    x->log->tag[x->log->n] = x->tag;
+    x->log->when[x->log->n] = engine_now(e);
+    x->log->n++;
+}
+
+static rec *rec_new(void)
+{
+    rec *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    return r;
+}
+
+START_TEST(test_orders_by_time)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    uint64_t times[] = { 30, 10, 20, 5, 1000000000000ULL, 0 };
+    ev evs[6];
+    for (int i = 0; i < 6; i++) {
+        evs[i] = (ev){ log, i };
+        ck_assert_uint_ne(engine_at(e, times[i], record, &evs[i]), 0);
+    }
+    ck_assert_uint_eq(engine_next_time(e), 0);
+    ck_assert_uint_eq(engine_run_until(e, ENGINE_TIME_NEVER - 1), 6);
+    int want[] = { 5, 3, 1, 2, 0, 4 };
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(log->tag[i], want[i]);
+        ck_assert_uint_eq(log->when[i], times[want[i]]);
+    }
+    ck_assert_uint_eq(engine_events_run(e), 6);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+START_TEST(test_same_time_is_fifo)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    static ev evs[500];
+    for (int i = 0; i < 500; i++) {
+        evs[i] = (ev){ log, i };
+        /* Interleave times so equal keys are spread through the heap. */
+        engine_at(e, (uint64_t)(i % 5) * 100, record, &evs[i]);
+    }
+    engine_run_until(e, 1000);
+    ck_assert_int_eq(log->n, 500);
+    for (int i = 1; i < 500; i++) {
+        ck_assert_uint_le(log->when[i - 1], log->when[i]);
+        if (log->when[i - 1] == log->when[i])
+            ck_assert_int_lt(log->tag[i - 1], log->tag[i]);
+    }
+    ck_assert_int_eq(log->tag[0], 0);
+    ck_assert_int_eq(log->tag[1], 5);
+    ck_assert_int_eq(log->tag[100], 1);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+/* An event scheduled for "now" from inside an event runs after the events
+ * already queued for the same instant: insertion order wins. */
+typedef struct chain {
+    rec *log;
+    ev late;
+} chain;
+
+static void schedule_late(engine_t *e, void *arg)
+{
+    chain *c = arg;
+    record(e, &(ev){ c->log, 100 });
+    engine_at(e, engine_now(e), record, &c->late);
+}
+
+START_TEST(test_reentrant_schedule_same_time)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    chain c = { log, { log, 200 } };
+    ev after = { log, 150 };
+    engine_at(e, 10, schedule_late, &c);
+    engine_at(e, 10, record, &after);
+    engine_run_until(e, 10);
+    ck_assert_int_eq(log->n, 3);
+    ck_assert_int_eq(log->tag[0], 100);
+    ck_assert_int_eq(log->tag[1], 150);
+    ck_assert_int_eq(log->tag[2], 200);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+START_TEST(test_cancel)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    enum { N = 2000 };
+    static ev evs[N];
+    static engine_timer_id ids[N];
+    static bool cancelled[N];
+    rng_t r;
+    rng_seed(&r, 7);
+    for (int i = 0; i < N; i++) {
+        evs[i] = (ev){ log, i };
+        ids[i] = engine_at(e, rng_below(&r, 1000), record, &evs[i]);
+        cancelled[i] = false;
+    }
+    int n_cancel = 0;
+    for (int i = 0; i < N; i++) {
+        if (rng_below(&r, 2)) {
+            ck_assert(engine_cancel(e, ids[i]));
+            ck_assert(!engine_cancel(e, ids[i]));   /* twice: stale */
+            cancelled[i] = true;
+            n_cancel++;
+        }
+    }
+    ck_assert_uint_eq(engine_pending(e), (size_t)(N - n_cancel));
+    engine_run_until(e, 1000);
+    ck_assert_int_eq(log->n, N - n_cancel);
+    for (int i = 0; i < log->n; i++) {
+        ck_assert(!cancelled[log->tag[i]]);
+        if (i > 0) {
+            ck_assert_uint_le(log->when[i - 1], log->when[i]);
+            if (log->when[i - 1] == log->when[i])
+                ck_assert_int_lt(log->tag[i - 1], log->tag[i]);
+        }
+    }
+    /* Ran events and the null handle cannot be cancelled. */
+    ck_assert(!engine_cancel(e, ids[log->tag[0]]));
+    ck_assert(!engine_cancel(e, 0));
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+/* A stale handle must not cancel the event that now reuses its slot. */
+START_TEST(test_cancel_stale_handle_after_reuse)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    ev a = { log, 1 }, b = { log, 2 };
+    engine_timer_id ida = engine_at(e, 5, record, &a);
+    ck_assert(engine_cancel(e, ida));
+    engine_timer_id idb = engine_at(e, 6, record, &b);
+    ck_assert_uint_ne(ida, idb);
+    ck_assert(!engine_cancel(e, ida));
+    engine_run_until(e, 10);
+    ck_assert_int_eq(log->n, 1);
+    ck_assert_int_eq(log->tag[0], 2);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+START_TEST(test_run_until_semantics)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    ev a = { log, 1 }, b = { log, 2 }, c = { log, 3 };
+    engine_at(e, 100, record, &a);
+    engine_at(e, 200, record, &b);
+    engine_at(e, 201, record, &c);
+    ck_assert_uint_eq(engine_run_until(e, 200), 2);   /* inclusive bound */
+    ck_assert_uint_eq(engine_now(e), 200);
+    ck_assert_uint_eq(engine_pending(e), 1);
+    /* Never backwards. */
+    ck_assert_uint_eq(engine_run_until(e, 50), 0);
+    ck_assert_uint_eq(engine_now(e), 200);
+    /* An empty stretch still advances the clock. */
+    ck_assert_uint_eq(engine_run_until(e, 10000), 1);
+    ck_assert_uint_eq(engine_now(e), 10000);
+    /* The past is clamped to now; after is relative to now. */
+    ev d = { log, 4 }, f = { log, 5 };
+    engine_at(e, 3, record, &d);
+    engine_after(e, 7, record, &f);
+    ck_assert_uint_eq(engine_next_time(e), 10000);
+    engine_run_until(e, 20000);
+    ck_assert_int_eq(log->n, 5);
+    ck_assert_uint_eq(log->when[3], 10000);
+    ck_assert_uint_eq(log->when[4], 10007);
+    ck_assert_uint_eq(engine_next_time(e), ENGINE_TIME_NEVER);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+/* A periodic event that reschedules itself: run_until picks up events
+ * scheduled during the run as long as they fall at or before the bound. */
+typedef struct ticker {
+    uint64_t period;
+    int count;
+} ticker;
+
+static void tick(engine_t *e, void *arg)
+{
+    ticker *t = arg;
+    t->count++;
+    engine_after(e, t->period, tick, t);
+}
+
+START_TEST(test_run_until_with_rescheduling)
+{
+    engine_t *e = engine_new(1);
+    ticker t = { 10 * ENGINE_NS_PER_MS, 0 };
+    engine_at(e, 0, tick, &t);
+    engine_run_until(e, ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(t.count, 101);  /* 0, 10 ms, ..., 1000 ms */
+    ck_assert_uint_eq(engine_now(e), ENGINE_NS_PER_SEC);
+    ck_assert_uint_eq(engine_pending(e), 1);
+    engine_free(e);
+}
+END_TEST
+
+static void nested_run(engine_t *e, void *arg)
+{
+    uint64_t *result = arg;
+    *result = engine_run_until(e, 1000000);
+}
+
+START_TEST(test_nested_run_is_refused)
+{
+    engine_t *e = engine_new(1);
+    uint64_t nested = 99;
+    ticker t = { 1, 0 };
+    engine_at(e, 1, nested_run, &nested);
+    engine_at(e, 2, tick, &t);
+    engine_run_until(e, 1);
+    ck_assert_uint_eq(nested, 0);
+    ck_assert_uint_eq(engine_now(e), 1);
+    ck_assert_int_eq(t.count, 0);
+    engine_free(e);
+}
+END_TEST
+
+static bool below(void *arg)
+{
+    ticker *t = arg;
+    return t->count < 5;
+}
+
+START_TEST(test_run_while)
+{
+    engine_t *e = engine_new(1);
+    ticker t = { 100, 0 };
+    engine_at(e, 1000, tick, &t);
+    /* Stops on the predicate: now is the time of the 5th tick. */
+    ck_assert(engine_run_while(e, below, &t, 1000000));
+    ck_assert_int_eq(t.count, 5);
+    ck_assert_uint_eq(engine_now(e), 1400);
+    /* Already false: nothing runs. */
+    ck_assert(engine_run_while(e, below, &t, 1000000));
+    ck_assert_int_eq(t.count, 5);
+    /* Stops on the limit: events at the limit have run, now = limit. */
+    t.count = 0;
+    ck_assert(!engine_run_while(e, below, &t, 1700));
+    ck_assert_int_eq(t.count, 3);       /* 1500, 1600, 1700 */
+    ck_assert_uint_eq(engine_now(e), 1700);
+    engine_free(e);
+}
+END_TEST
+
+static bool always(void *arg)
+{
+    (void)arg;
+    return true;
+}
+
+START_TEST(test_run_while_empty_jumps_to_limit)
+{
+    engine_t *e = engine_new(1);
+    ck_assert(!engine_run_while(e, always, NULL, 5 * ENGINE_NS_PER_SEC));
+    ck_assert_uint_eq(engine_now(e), 5 * ENGINE_NS_PER_SEC);
+    ck_assert(engine_step(e) == false);
+    engine_free(e);
+}
+END_TEST
+
+/* Random workload: many self-rescheduling actors with random delays and
+ * random cancellations. Same seed -> same trace; other seed -> other. */
+typedef struct actor {
+    rng_t r;
+    engine_timer_id victim;
+    int fired;
+} actor;
+
+static void actor_fire(engine_t *e, void *arg)
+{
+    actor *a = arg;
+    a->fired++;
+    engine_trace_mix(e, (uint64_t)a->fired);
+    if (a->victim && rng_below(&a->r, 4) == 0)
+        engine_cancel(e, a->victim);
+    a->victim = engine_after(e, rng_below(&a->r, 1000), actor_fire, a);
+    engine_after(e, rng_below(&a->r, 50000), actor_fire, a);
+}
+
+static uint64_t run_actors(uint64_t seed, uint64_t *events)
+{
+    engine_t *e = engine_new(seed);
+    static actor actors[16];
+    char name[32];
+    for (int i = 0; i < 16; i++) {
+        memset(&actors[i], 0, sizeof actors[i]);
+        snprintf(name, sizeof name, "actor%d", i);
+        engine_rng_stream(e, &actors[i].r, name);
+        engine_at(e, 0, actor_fire, &actors[i]);
+    }
+    /* Cap the population: each fire adds up to 2 events. */
+    while (engine_pending(e) < 20000 && engine_step(e))
+        ;
+    engine_run_until(e, engine_now(e) + 1000);
+    uint64_t h = engine_trace_hash(e);
+    *events = engine_events_run(e);
+    engine_free(e);
+    return h;
+}
+
+START_TEST(test_determinism)
+{
+    uint64_t n1, n2, n3;
+    uint64_t h1 = run_actors(1, &n1);
+    uint64_t h2 = run_actors(1, &n2);
+    uint64_t h3 = run_actors(2, &n3);
+    ck_assert_uint_gt(n1, 10000);
+    ck_assert_uint_eq(h1, h2);
+    ck_assert_uint_eq(n1, n2);
+    ck_assert_uint_ne(h1, h3);
+}
+END_TEST
+
+/* Large random heap: popping order equals sorting by (time, seq). */
+START_TEST(test_heap_matches_sort)
+{
+    enum { N = 100000 };
+    engine_t *e = engine_new(3);
+    rec *log = rec_new();
+    ev *evs = malloc(N * sizeof *evs);
+    engine_timer_id *ids = malloc(N * sizeof *ids);
+    rng_t r;
+    rng_seed(&r, 11);
+    for (int i = 0; i < N; i++) {
+        evs[i] = (ev){ log, i };
+        ids[i] = engine_at(e, rng_below(&r, 5000), record, &evs[i]);
+    }
+    int kept = N;
+    for (int i = 0; i < N; i += 3) {
+        ck_assert(engine_cancel(e, ids[i]));
+        kept--;
+    }
+    engine_run_until(e, 5000);
+    ck_assert_int_eq(log->n, kept);
+    for (int i = 1; i < log->n; i++) {
+        bool ordered = log->when[i - 1] < log->when[i] ||
+                       (log->when[i - 1] == log->when[i] && log->tag[i - 1] < log->tag[i]);
+        ck_assert_msg(ordered, "out of order at %d", i);
+        ck_assert_int_ne(log->tag[i] % 3, 0);
+    }
+    free(ids);
+    free(evs);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+/* ---- rng ----------------------------------------------------------- */
+
+/* Known answers pin the generator: changing it changes every lab's
+ * results, which must be a deliberate decision. Values from an independent
+ * Python transcription of splitmix64 + xoshiro256**. */
+START_TEST(test_rng_known_answers)
+{
+    rng_t r;
+    rng_seed(&r, 1);
+    ck_assert_uint_eq(rng_u64(&r), 0xb3f2af6d0fc710c5ULL);
+    ck_assert_uint_eq(rng_u64(&r), 0x853b559647364ceaULL);
+    ck_assert_uint_eq(rng_u64(&r), 0x92f89756082a4514ULL);
+    /* rng_below is the high word of x * n (Lemire). */
+    rng_seed(&r, 1);
+    ck_assert_uint_eq(rng_below(&r, 10000), 7029);
+    ck_assert_uint_eq(rng_below(&r, 10000), 5204);
+    ck_assert_uint_eq(rng_below(&r, 10000), 5741);
+    rng_seed_stream(&r, 42, "netsim:test");
+    ck_assert_uint_eq(rng_u64(&r), 0x7488c8873188ce8cULL);
+    ck_assert_uint_eq(rng_u64(&r), 0x3b3d10c2140997fbULL);
+}
+END_TEST
+
+START_TEST(test_rng_streams_independent)
+{
+    rng_t a1, a2, b;
+    rng_seed_stream(&a1, 5, "netsim:A");
+    rng_seed_stream(&a2, 5, "netsim:A");
+    rng_seed_stream(&b, 5, "netsim:B");
+    int same_as_b = 0;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t x = rng_u64(&a1);
+        /* Drawing from b in between must not move stream a. */
+        uint64_t y = rng_u64(&b);
+        rng_u64(&b);
+        ck_assert_uint_eq(x, rng_u64(&a2));
+        same_as_b += x == y;
+    }
+    ck_assert_int_eq(same_as_b, 0);
+    /* Same name, other lab seed: another stream. */
+    rng_t c;
+    rng_seed_stream(&c, 6, "netsim:A");
+    rng_seed_stream(&a1, 5, "netsim:A");
+    ck_assert_uint_ne(rng_u64(&a1), rng_u64(&c));
+}
+END_TEST
+
+START_TEST(test_rng_below_uniform)
+{
+    rng_t r;
+    rng_seed(&r, 99);
+    enum { K = 10, N = 200000 };
+    int hist[K] = { 0 };
+    for (int i = 0; i < N; i++) {
+        uint64_t x = rng_below(&r, K);
+        ck_assert_uint_lt(x, K);
+        hist[x]++;
+    }
+    /* Chi-square with 9 degrees of freedom; 27.9 is the 0.1 % tail. */
+    double chi = 0;
+    for (int k = 0; k < K; k++) {
+        double d = hist[k] - N / (double)K;
+        chi += d * d / (N / (double)K);
+    }
+    ck_assert_double_lt(chi, 27.9);
+    ck_assert_uint_eq(rng_below(&r, 0), 0);
+    ck_assert_uint_eq(rng_below(&r, 1), 0);
+    /* A bound near 2^64 exercises the rejection threshold. */
+    uint64_t big = (1ULL << 63) + 12345;
+    for (int i = 0; i < 1000; i++)
+        ck_assert_uint_lt(rng_below(&r, big), big);
+}
+END_TEST
+
+START_TEST(test_rng_unit_range)
+{
+    rng_t r;
+    rng_seed(&r, 123);
+    double sum = 0;
+    enum { N = 100000 };
+    for (int i = 0; i < N; i++) {
+        double u = rng_unit(&r);
+        ck_assert(u >= 0.0 && u < 1.0);
+        sum += u;
+    }
+    /* Mean of U(0,1): sd of the mean = 0.2887/sqrt(N) ~ 0.0009; 4 sigma. */
+    ck_assert_double_lt(sum / N - 0.5, 0.0037);
+    ck_assert_double_gt(sum / N - 0.5, -0.0037);
+}
+END_TEST
+
+START_TEST(test_engine_seed)
+{
+    engine_t *e = engine_new(77);
+    ck_assert_uint_eq(engine_seed(e), 77);
+    rng_t a, b;
+    engine_rng_stream(e, &a, "x");
+    rng_seed_stream(&b, 77, "x");
+    ck_assert_uint_eq(rng_u64(&a), rng_u64(&b));
+    engine_set_seed(e, 78);
+    ck_assert_uint_eq(engine_seed(e), 78);
+    engine_rng_stream(e, &a, "x");
+    rng_seed_stream(&b, 77, "x");
+    ck_assert_uint_ne(rng_u64(&a), rng_u64(&b));
+    engine_free(e);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *k = tcase_create("kernel");
+    tcase_set_timeout(k, 60);
+    tcase_add_test(k, test_orders_by_time);
+    tcase_add_test(k, test_same_time_is_fifo);
+    tcase_add_test(k, test_reentrant_schedule_same_time);
+    tcase_add_test(k, test_cancel);
+    tcase_add_test(k, test_cancel_stale_handle_after_reuse);
+    tcase_add_test(k, test_run_until_semantics);
+    tcase_add_test(k, test_run_until_with_rescheduling);
+    tcase_add_test(k, test_nested_run_is_refused);
+    tcase_add_test(k, test_run_while);
+    tcase_add_test(k, test_run_while_empty_jumps_to_limit);
+    tcase_add_test(k, test_determinism);
+    tcase_add_test(k, test_heap_matches_sort);
+    tcase_add_test(k, test_engine_seed);
+    suite_add_tcase(s, k);
+    TCase *r = tcase_create("rng");
+    tcase_add_test(r, test_rng_known_answers);
+    tcase_add_test(r, test_rng_streams_independent);
+    tcase_add_test(r, test_rng_below_uniform);
+    tcase_add_test(r, test_rng_unit_range);
+    suite_add_tcase(s, r);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(engine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
