@@ -186,8 +186,9 @@ static int replay_file(struct replay *r, const char *file)
     bool transcript = has_prompts(r, &fl);
     int i = next_command(r, &fl, 0, transcript);
     while (i < fl.n) {
-        int next = next_command(r, &fl, i + 1, transcript);
         bool ok = run_one(r, file, &fl, i, transcript);
+        /* after the command: a `switchname` changes the prompts that follow */
+        int next = next_command(r, &fl, i + 1, transcript);
         if (r->o->verify)
             verify(r, file, &fl, i, next);
         if (!ok && r->o->stop_on_error)
