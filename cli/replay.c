@@ -160,6 +160,16 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     struct session *s = session_for(r, r->cur);
     session_prompt(s, prompt, sizeof prompt);
     printf("%s%s\n", prompt, cmd);
+    size_t shown = (size_t)(cmd - fl->v[i]), plen = strlen(prompt);
+    while (shown && fl->v[i][shown - 1] == ' ')
+        shown--;
+    while (plen && prompt[plen - 1] == ' ')
+        plen--;
+    if (r->o->verify && transcript && (shown != plen || strncmp(fl->v[i], prompt, plen) != 0)) {
+        fprintf(stderr, "%s:%d: prompt differs: expected \"%.*s\", got \"%.*s\"\n", file, i + 1,
+                (int)shown, fl->v[i], (int)plen, prompt);
+        r->failures++;
+    }
     sb_clear(&r->got);
     size_t len = strlen(cmd);
     if (len && cmd[len - 1] == '?') { /* a captured `?`: the help it showed */
