@@ -37,6 +37,6 @@ static int cmd_do(struct session *s, const struct cmd_args *a)
 const struct cmd_def session_cmds[] = {
     {M(MODE_EXEC) | M_NOT_EXEC, "exit", NULL, cmd_exit, 0, 0, 0},
     {M_NOT_EXEC, "end", NULL, cmd_end, 0, 0, 0},
-    {M_CONFIG_ALL, "do <command:line>", "command: Exec command", cmd_do, 0, 0, 0},
+    {M_CONFIG_ALL, "do <command:line>", "command: Exec command", cmd_do, CMD_PIPE, 0, 0},
     {0},
 };
