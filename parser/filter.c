@@ -68,8 +68,10 @@ static void grep_line(const char *l, size_t n, void *arg)
 
 static int run_grep(struct session *s, const struct cmd_args *a, struct grep g)
 {
-    if (regcomp(&g.re, arg_str(a, "regex"), REG_EXTENDED | REG_NOSUB) != 0)
+    if (regcomp(&g.re, arg_str(a, "regex"), REG_EXTENDED | REG_NOSUB) != 0) {
+        sb_clear(&s->out); /* the error replaces the output, not follows it */
         return cmd_error(s, "%% Invalid regular expression");
+    }
     sb_init(&g.out);
     each_line(&s->out, grep_line, &g);
     regfree(&g.re);
