@@ -3,6 +3,8 @@
 #include "replay.h"
 #include "cmdref.h"
 #include "lab/lab.h"
+#include "lab/topology.h"
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,10 @@ static const char usage[] =
     "                             the commands read from it and print the transcript)\n"
     "  replay [--check] [--verify] [--stop-on-error] FILE...\n"
     "                             replay scripts or captured transcripts (- = stdin)\n"
+    "  lab create FILE            create the lab file (--db) from a lab topology FILE\n"
     "  lab list                   list the switches of the lab\n"
+    "  lab show                   print the lab's topology: seed, switches, modules, cables\n"
+    "  lab reset                  every switch back to its factory configuration\n"
     "  commands                   print the command reference (Markdown)\n"
     "\n"
     "  --db FILE      the lab file (default: $MDSIM_DB, else $XDG_STATE_HOME/mdsim/lab.db)\n"
@@ -68,6 +73,51 @@ static int lab_list(struct lab *lab)
     return 0;
 }
 
+/* Reads a whole (small) file; NULL with errno set on failure. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (cap - n < 4096 && !(buf = realloc(buf, cap = cap * 2 + 4096)))
+            abort();
+        got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+    } while (got > 0);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* `lab create FILE`: before any lab is opened, so no default lab is made. */
+static int lab_create(const struct opts *o, const char *file)
+{
+    char *text = slurp(file), err[1024];
+    if (!text) {
+        fprintf(stderr, "mdsim: cannot read %s: %s\n", file, strerror(errno));
+        return 1;
+    }
+    int rc = topology_create(o->db, file, text, err, sizeof err);
+    free(text);
+    if (rc != 0) {
+        fprintf(stderr, "%s%s\n", strncmp(err, file, strlen(file)) == 0 ? "" : "mdsim: ", err);
+        return 1;
+    }
+    printf("created %s\n", o->db);
+    return 0;
+}
+
+static int lab_reset(struct lab *lab)
+{
+    topology_factory_reset(lab);
+    printf("%d switch%s reset to factory configuration\n", lab_switch_count(lab),
+           lab_switch_count(lab) == 1 ? "" : "es");
+    return 0;
+}
+
 static int run(struct lab *lab, struct opts *o, int argc, char **argv)
 {
     if (argc == 0) {
@@ -83,6 +133,12 @@ static int run(struct lab *lab, struct opts *o, int argc, char **argv)
     }
     if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "list") == 0)
         return lab_list(lab);
+    if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "show") == 0) {
+        topology_print(lab, stdout);
+        return 0;
+    }
+    if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "reset") == 0)
+        return lab_reset(lab);
     return usage_error("unknown command");
 }
 
@@ -96,6 +152,8 @@ int main(int argc, char **argv)
     argv += first;
     if (argc == 1 && strcmp(argv[0], "commands") == 0)
         return cmdref_print(stdout);
+    if (argc >= 2 && strcmp(argv[0], "lab") == 0 && strcmp(argv[1], "create") == 0)
+        return argc == 3 ? lab_create(&o, argv[2]) : usage_error("lab create needs one FILE");
     char err[512];
     struct lab *lab = lab_open(o.db, err, sizeof err);
     if (!lab) {

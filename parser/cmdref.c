@@ -41,6 +41,8 @@ int cmdref_print(FILE *out)
                  "Syntax: `<name:range>` a number, `[x]` optional, `{a | b}` one of; keywords\n"
                  "may be abbreviated to any unique prefix. Behaviour notes: `docs/cli-behaviour.md`.\n");
     for (int m = 0; m < MODE_COUNT; m++) {
+        if (m == MODE_LAB) /* lab files, not switch commands: docs/lab-files.md */
+            continue;
         fprintf(out, "\n## %s mode%s%s%s\n\n", mode_info(m)->name, m == MODE_FILTER ? "" : " (`switch",
                 m == MODE_FILTER ? " (after `|` on a show command)" : mode_info(m)->prompt,
                 m == MODE_FILTER ? "" : "#`)");

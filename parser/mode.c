@@ -10,6 +10,7 @@ static const struct mode_info modes[MODE_COUNT] = {
     [MODE_SANEXT] = {"san-ext", "(san-ext)", MODE_EXEC, 0},
     [MODE_SANEXT_NPORT] = {"san-ext-nport", "(san-ext-nport)", MODE_SANEXT, 0},
     [MODE_FILTER] = {"filter", "", MODE_FILTER, 0},
+    [MODE_LAB] = {"lab", "", MODE_LAB, 0},
 };
 
 const struct mode_info *mode_info(enum mode m) { return &modes[m]; }

@@ -12,6 +12,7 @@ enum mode {
     MODE_SANEXT,
     MODE_SANEXT_NPORT,
     MODE_FILTER, /* the words after `|`; never a session's mode */
+    MODE_LAB,    /* the lines of a lab file (backend/lab/topology.c); never a session's mode */
     MODE_COUNT
 };
 

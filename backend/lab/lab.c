@@ -2,6 +2,7 @@
 #include "catalog.h"
 #include "lab/feature.h"
 #include "store/store.h"
+#include "topology.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,18 +69,8 @@ static void exec_sql(struct lab *lab, const char *sql)
     lab_step_done(lab, lab_stmt(lab, sql));
 }
 
-/* The default lab: the two switches of the reference capture, cabled as
- * its header describes. */
-static const char *const default_lab_sql =
-    "INSERT INTO switch(id, name, chassis) VALUES (1, 'MDS1', 'DS-C9509'), (2, 'MDS2', 'DS-C9509');"
-    "INSERT INTO module VALUES (1, 2, 'DS-X9308-SMIP'), (1, 5, 'DS-X9530-SF2-K9'),"
-    " (1, 6, 'DS-X9530-SF2-K9'), (2, 2, 'DS-X9308-SMIP'), (2, 5, 'DS-X9530-SF2-K9'),"
-    " (2, 6, 'DS-X9530-SF2-K9');"
-    "INSERT INTO link VALUES (1, 'GigabitEthernet2/2', 1, 'GigabitEthernet2/3'),"
-    " (1, 'GigabitEthernet2/4', 2, 'GigabitEthernet2/2');"
-    "INSERT INTO system_config SELECT id, name FROM switch;"
-    "INSERT INTO lab_meta VALUES ('seed', '1'), ('clock_delta', '0');";
-
+/* A new file gets the default lab: examples/labs/san-extension.lab, the
+ * two switches of the reference capture, compiled into the program. */
 static bool populate_if_empty(sqlite3 *db, char *err, size_t n)
 {
     sqlite3_stmt *st;
@@ -88,12 +79,9 @@ static bool populate_if_empty(sqlite3 *db, char *err, size_t n)
     sqlite3_finalize(st);
     if (!empty)
         return true;
-    char *msg = NULL;
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_exec(db, default_lab_sql, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, n, "cannot create the default lab: %s", msg ? msg : sqlite3_errmsg(db));
-        sqlite3_free(msg);
+    char msg[512];
+    if (topology_build(db, "san-extension.lab", topology_default_text, msg, sizeof msg) != 0) {
+        snprintf(err, n, "cannot create the default lab: %s", msg);
         return false;
     }
     return true;

@@ -1,0 +1,505 @@
+/* Reading lab files into the store, printing them back, factory reset. */
+#include "topology.h"
+#include "catalog.h"
+#include "lab.h"
+#include "match.h"
+#include "ifname.h"
+#include "store/store.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+enum { MAX_SLOTS = 13 };
+
+struct tswitch {
+    char name[33];
+    const struct chassis_model *ch;
+    const struct module_model *mod[MAX_SLOTS + 1]; /* by slot */
+    int mod_line[MAX_SLOTS + 1];
+    int line;
+};
+
+struct tport { /* a cabled port */
+    int sw, slot, port, line;
+};
+
+/* A lab being built: what the lines so far declared, and where. */
+struct topo {
+    sqlite3 *db;
+    const char *file;
+    int line;
+    char *err;
+    size_t errlen;
+    struct tswitch *sw;
+    int nsw, capsw;
+    struct tport *ports;
+    int nports, capports;
+    int nlinks;
+    long long seed;
+    int seed_line;
+};
+
+static int topo_error(struct topo *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int topo_error(struct topo *t, const char *fmt, ...)
+{
+    int n = snprintf(t->err, t->errlen, "%s:%d: ", t->file, t->line);
+    if (n >= 0 && (size_t)n < t->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(t->err + n, t->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Runs one INSERT with text and integer parameters: 'i' int, 's' text. */
+static int db_insert(struct topo *t, const char *sql, const char *types, ...)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(t->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return topo_error(t, "store: %s", sqlite3_errmsg(t->db));
+    va_list ap;
+    va_start(ap, types);
+    for (int i = 0; types[i]; i++) {
+        if (types[i] == 'i')
+            sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
+        else
+            sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+    }
+    va_end(ap);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return topo_error(t, "store: %s", sqlite3_errmsg(t->db));
+    return 0;
+}
+
+static int find_switch(const struct topo *t, const char *name)
+{
+    for (int i = 0; i < t->nsw; i++)
+        if (strcasecmp(t->sw[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int on_seed(struct topo *t, const struct cmd_args *a)
+{
+    if (t->seed_line)
+        return topo_error(t, "seed already given at line %d", t->seed_line);
+    t->seed = arg_num(a, "n", 1);
+    t->seed_line = t->line;
+    return 0;
+}
+
+/* The rules of `switchname`, so that the factory host name is valid. */
+static const char *bad_name(const char *name)
+{
+    if (strlen(name) > 32)
+        return "longer than 32 characters";
+    if (!isalpha((unsigned char)name[0]))
+        return "not starting with a letter";
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+            return "with a character other than a letter, digit, - or _";
+    return NULL;
+}
+
+static int on_switch(struct topo *t, const struct cmd_args *a)
+{
+    const char *name = arg_str(a, "name"), *model = arg_str(a, "model"), *why = bad_name(name);
+    if (why)
+        return topo_error(t, "bad switch name '%s': %s", name, why);
+    int dup = find_switch(t, name);
+    if (dup >= 0)
+        return topo_error(t, "switch %s already declared at line %d", t->sw[dup].name, t->sw[dup].line);
+    const struct chassis_model *ch = catalog_chassis(model);
+    if (!ch)
+        return topo_error(t, "unknown chassis '%s'", model);
+    if (t->nsw == t->capsw) {
+        t->capsw = t->capsw ? t->capsw * 2 : 8;
+        t->sw = realloc(t->sw, (size_t)t->capsw * sizeof *t->sw);
+        if (!t->sw)
+            abort();
+    }
+    struct tswitch *w = &t->sw[t->nsw++];
+    memset(w, 0, sizeof *w);
+    snprintf(w->name, sizeof w->name, "%s", name);
+    w->ch = ch;
+    w->line = t->line;
+    if (db_insert(t, "INSERT INTO switch(id, name, chassis) VALUES (?, ?, ?)", "iss", (long long)t->nsw,
+                  name, ch->model) < 0 ||
+        db_insert(t, "INSERT INTO system_config(switch_id, hostname) VALUES (?, ?)", "is",
+                  (long long)t->nsw, name) < 0)
+        return -1;
+    return 0;
+}
+
+static int on_module(struct topo *t, const struct cmd_args *a)
+{
+    if (t->nsw == 0)
+        return topo_error(t, "module before any switch");
+    struct tswitch *w = &t->sw[t->nsw - 1];
+    int slot = (int)arg_num(a, "slot", 0);
+    const char *model = arg_str(a, "model");
+    const struct module_model *m = catalog_module(model);
+    if (!m)
+        return topo_error(t, "unknown module '%s'", model);
+    if (slot > w->ch->slots)
+        return topo_error(t, "slot %d is beyond the %d slots of %s's %s", slot, w->ch->slots, w->name,
+                          w->ch->model);
+    if (w->mod[slot])
+        return topo_error(t, "slot %d of %s already holds %s (line %d)", slot, w->name, w->mod[slot]->model,
+                          w->mod_line[slot]);
+    w->mod[slot] = m;
+    w->mod_line[slot] = t->line;
+    return db_insert(t, "INSERT INTO module(switch_id, slot, model) VALUES (?, ?, ?)", "iis",
+                     (long long)t->nsw, (long long)slot, m->model);
+}
+
+/* "GigabitEthernet2/2", "gig2/2", "g2/2": the Gigabit Ethernet port of an
+ * IPS module of switch sw, in canonical form. */
+static int link_end(struct topo *t, const char *swname, const char *port, struct tport *out, char *canon,
+                    size_t n)
+{
+    int sw = find_switch(t, swname);
+    if (sw < 0)
+        return topo_error(t, "unknown switch '%s' (declare it with a switch line first)", swname);
+    size_t k = 0;
+    while (isalpha((unsigned char)port[k]))
+        k++;
+    int slot, num, used = 0;
+    if (iftype_by_prefix(port, k) != iftype_by_keyword("gigabitethernet") ||
+        sscanf(port + k, "%d/%d%n", &slot, &num, &used) != 2 || port[k + (size_t)used] != '\0' ||
+        !isdigit((unsigned char)port[k]))
+        return topo_error(t, "'%s' is not a Gigabit Ethernet port (e.g. GigabitEthernet2/2)", port);
+    const struct tswitch *w = &t->sw[sw];
+    ifname_format(canon, n, iftype_by_keyword("gigabitethernet"), slot, num);
+    const struct module_model *m = slot >= 1 && slot <= MAX_SLOTS ? w->mod[slot] : NULL;
+    if (!m || m->ge_ports == 0)
+        return topo_error(t, "%s %s: %s has no IPS module in slot %d", w->name, canon, w->name, slot);
+    if (num < 1 || num > m->ge_ports)
+        return topo_error(t, "%s %s: the %s in slot %d has ports 1-%d", w->name, canon, m->model, slot,
+                          m->ge_ports);
+    for (int i = 0; i < t->nports; i++)
+        if (t->ports[i].sw == sw && t->ports[i].slot == slot && t->ports[i].port == num)
+            return topo_error(t, "%s %s is already cabled (line %d)", w->name, canon, t->ports[i].line);
+    *out = (struct tport){sw, slot, num, t->line};
+    return 0;
+}
+
+static void add_port(struct topo *t, struct tport p)
+{
+    if (t->nports == t->capports) {
+        t->capports = t->capports ? t->capports * 2 : 16;
+        t->ports = realloc(t->ports, (size_t)t->capports * sizeof *t->ports);
+        if (!t->ports)
+            abort();
+    }
+    t->ports[t->nports++] = p;
+}
+
+static int on_link(struct topo *t, const struct cmd_args *a)
+{
+    struct tport pa, pb;
+    char ca[32], cb[32];
+    if (link_end(t, arg_str(a, "a"), arg_str(a, "aport"), &pa, ca, sizeof ca) < 0 ||
+        link_end(t, arg_str(a, "b"), arg_str(a, "bport"), &pb, cb, sizeof cb) < 0)
+        return -1;
+    if (pa.sw == pb.sw && pa.slot == pb.slot && pa.port == pb.port)
+        return topo_error(t, "a cable needs two different ports");
+    add_port(t, pa);
+    add_port(t, pb);
+    t->nlinks++;
+    return db_insert(t, "INSERT INTO link(a_switch, a_port, b_switch, b_port) VALUES (?, ?, ?, ?)", "isis",
+                     (long long)pa.sw + 1, ca, (long long)pb.sw + 1, cb);
+}
+
+/* The handler of each line, by the first keyword of its syntax. */
+static const struct {
+    const char *keyword;
+    int (*fn)(struct topo *t, const struct cmd_args *a);
+} handlers[] = {
+    {"seed", on_seed},
+    {"switch", on_switch},
+    {"module", on_module},
+    {"link", on_link},
+};
+
+static int (*handler_for(const struct variant *v))(struct topo *, const struct cmd_args *)
+{
+    for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+        if (strcmp(handlers[i].keyword, v->tok[0].text) == 0)
+            return handlers[i].fn;
+    fprintf(stderr, "mdsim: lab-file command \"%s\" has no handler\n", v->cmd->syntax);
+    abort(); /* a grammar bug */
+}
+
+static const struct grammar *topology_grammar(void)
+{
+    static struct grammar *g;
+    if (!g) {
+        static const struct cmd_def *const tables[] = {topology_cmds, NULL};
+        g = grammar_compile(tables);
+    }
+    return g;
+}
+
+/* Words split at blanks only: unlike the CLI lexer, `g2/2` stays one word
+ * (a port), and a switch may be called `g1`. */
+static void split_words(struct words *w, const char *line)
+{
+    w->n = 0;
+    w->line = line;
+    for (size_t i = 0; line[i];) {
+        while (line[i] == ' ' || line[i] == '\t')
+            i++;
+        size_t start = i;
+        while (line[i] && line[i] != ' ' && line[i] != '\t')
+            i++;
+        if (i == start)
+            break;
+        if (w->n == w->cap) {
+            w->cap = w->cap ? w->cap * 2 : 8;
+            w->w = realloc(w->w, (size_t)w->cap * sizeof *w->w);
+            if (!w->w)
+                abort();
+        }
+        w->w[w->n++] = (struct word){line + start, i - start, start};
+    }
+}
+
+/* "; expected switch, module, ..." from what the grammar offers after the
+ * first n words, restricted to words starting with the partial one. */
+static void expected(const struct match_env *e, const struct words *w, int n, const char *partial,
+                     size_t plen, char *buf, size_t len)
+{
+    struct help_list h;
+    match_help(e, w, n, partial, plen, &h);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < h.n && used < len; i++) {
+        const struct gtoken *tk = h.items[i].tok;
+        char name[48];
+        if (tk->kind == TOK_KEYWORD || tk->kind == TOK_INT)
+            snprintf(name, sizeof name, "%s", h.items[i].word);
+        else
+            snprintf(name, sizeof name, "<%s>", tk->text);
+        int k = snprintf(buf + used, len - used, "%s%s", i == 0 ? "; expected " : i == h.n - 1 ? " or " : ", ",
+                         name);
+        used += k > 0 ? (size_t)k : 0;
+    }
+    if (h.n == 0 && h.cr)
+        snprintf(buf, len, "; the line is complete without it");
+    help_list_free(&h);
+}
+
+static int word_at(const struct words *w, size_t off)
+{
+    for (int i = 0; i < w->n; i++)
+        if (w->w[i].off == off)
+            return i;
+    return w->n;
+}
+
+static int run_line(struct topo *t, const char *line, struct words *w)
+{
+    struct match_env e = {topology_grammar(), MODE_LAB, NULL, NULL};
+    struct match_result r;
+    split_words(w, line);
+    enum match_status st = match_line(&e, w, &r);
+    if (st != MATCH_OK) {
+        int i = word_at(w, r.err_off);
+        const char *word = i < w->n ? w->w[i].s : "";
+        int wl = i < w->n ? (int)w->w[i].len : 0;
+        char exp[160];
+        expected(&e, w, i, word, st == MATCH_AMBIGUOUS ? (size_t)wl : 0, exp, sizeof exp);
+        match_result_free(&r);
+        switch (st) {
+        case MATCH_INCOMPLETE: return topo_error(t, "incomplete line%s", exp);
+        case MATCH_AMBIGUOUS: return topo_error(t, "ambiguous word '%.*s'%s", wl, word, exp);
+        case MATCH_RANGE: return topo_error(t, "%.*s is out of range (%ld-%ld)", wl, word, r.lo, r.hi);
+        default: return topo_error(t, "unexpected '%.*s'%s", wl, word, exp);
+        }
+    }
+    int rc = handler_for(r.var)(t, &r.args);
+    match_result_free(&r);
+    return rc;
+}
+
+/* Checks that need the whole file: every switch has its supervisors. */
+static int check_switches(struct topo *t)
+{
+    if (t->nsw == 0)
+        return topo_error(t, "no switch declared");
+    for (int i = 0; i < t->nsw; i++) {
+        int sups = 0;
+        for (int s = 1; s <= MAX_SLOTS; s++)
+            sups += t->sw[i].mod[s] && t->sw[i].mod[s]->supervisor;
+        t->line = t->sw[i].line;
+        if (sups == 0)
+            return topo_error(t, "switch %s has no supervisor module", t->sw[i].name);
+        if (sups > 2)
+            return topo_error(t, "switch %s has %d supervisor modules (at most 2)", t->sw[i].name, sups);
+    }
+    return 0;
+}
+
+static int build_lines(struct topo *t, const char *text)
+{
+    struct words w = {0};
+    char *copy = strdup(text);
+    if (!copy)
+        abort();
+    int rc = 0;
+    char *p = copy;
+    for (t->line = 1; rc == 0 && *p; t->line++) {
+        char *eol = strchr(p, '\n'), *next = eol ? eol + 1 : p + strlen(p);
+        if (eol)
+            *eol = '\0';
+        for (char *c = p; *c; c++) /* `!` at the start of a word: a comment */
+            if (*c == '!' && (c == p || c[-1] == ' ' || c[-1] == '\t')) {
+                *c = '\0';
+                break;
+            }
+        size_t len = strlen(p);
+        while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
+            p[--len] = '\0';
+        if (p[strspn(p, " \t")])
+            rc = run_line(t, p, &w);
+        p = next;
+    }
+    if (rc == 0) {
+        t->line--; /* the last line, for errors about the whole file */
+        if (t->line < 1)
+            t->line = 1;
+        rc = check_switches(t);
+    }
+    if (rc == 0)
+        rc = db_insert(t, "INSERT INTO lab_meta(key, value) VALUES ('seed', ?), ('clock_delta', '0')", "i",
+                       t->seed_line ? t->seed : 1LL);
+    free(w.w);
+    free(copy);
+    return rc;
+}
+
+int topology_build(sqlite3 *db, const char *file, const char *text, char *err, size_t errlen)
+{
+    struct topo t = {.db = db, .file = file, .err = err, .errlen = errlen};
+    char *msg = NULL;
+    if (sqlite3_exec(db, "SAVEPOINT topology", NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errlen, "%s: store: %s", file, msg ? msg : "?");
+        sqlite3_free(msg);
+        return -1;
+    }
+    int rc = build_lines(&t, text);
+    if (rc != 0)
+        sqlite3_exec(db, "ROLLBACK TO topology", NULL, NULL, NULL);
+    if (sqlite3_exec(db, "RELEASE topology", NULL, NULL, &msg) != SQLITE_OK && rc == 0) {
+        snprintf(err, errlen, "%s: store: %s", file, msg ? msg : "?");
+        rc = -1;
+    }
+    sqlite3_free(msg);
+    free(t.sw);
+    free(t.ports);
+    return rc;
+}
+
+static void remove_db_files(const char *path)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+    char p[4200];
+    for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+        snprintf(p, sizeof p, "%s%s", path, suffix[i]);
+        unlink(p);
+    }
+}
+
+int topology_create(const char *path, const char *file, const char *text, char *err, size_t errlen)
+{
+    char tmp[4200], side[4200];
+    if (access(path, F_OK) == 0) {
+        snprintf(err, errlen, "%s already exists; not replacing it (remove it, or choose another --db)", path);
+        return -1;
+    }
+    snprintf(side, sizeof side, "%s-wal", path);
+    if (access(side, F_OK) == 0) {
+        snprintf(err, errlen, "%s exists (a lab was there, or is open); not creating %s", side, path);
+        return -1;
+    }
+    int n = snprintf(tmp, sizeof tmp, "%s.creating-%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+        snprintf(err, errlen, "path too long: %s", path);
+        return -1;
+    }
+    remove_db_files(tmp);
+    bool created;
+    sqlite3 *db = store_open(tmp, &created, err, errlen);
+    if (!db) {
+        remove_db_files(tmp);
+        return -1;
+    }
+    int rc = topology_build(db, file, text, err, errlen);
+    if (sqlite3_close(db) != SQLITE_OK && rc == 0) {
+        snprintf(err, errlen, "cannot close %s", tmp);
+        rc = -1;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0)
+        remove_db_files(tmp);
+    return rc;
+}
+
+void topology_print(struct lab *lab, FILE *out)
+{
+    static const char *const q_seed = "SELECT value FROM lab_meta WHERE key = 'seed'";
+    static const char *const q_mod = "SELECT slot, model FROM module WHERE switch_id = ? ORDER BY slot";
+    static const char *const q_link =
+        "SELECT a.name, l.a_port, b.name, l.b_port FROM link l JOIN switch a ON a.id = l.a_switch"
+        " JOIN switch b ON b.id = l.b_switch ORDER BY l.rowid";
+    sqlite3_stmt *st = lab_stmt(lab, q_seed);
+    fprintf(out, "! mdsim lab: %d switch%s\nseed %s\n", lab_switch_count(lab), lab_switch_count(lab) == 1 ? "" : "es",
+            sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : "1");
+    for (int i = 0; i < lab_switch_count(lab); i++) {
+        const struct chassis_model *ch = catalog_chassis(lab_switch_chassis(lab, i));
+        fprintf(out, "\n! %s, %d slots; host name now %s\n", ch ? ch->name : "unknown chassis", ch ? ch->slots : 0,
+                lab_hostname(lab, i));
+        fprintf(out, "switch %s chassis %s\n", lab_switch_name(lab, i), lab_switch_chassis(lab, i));
+        st = lab_stmt(lab, q_mod);
+        sqlite3_bind_int(st, 1, lab_switch_id(lab, i));
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const struct module_model *m = catalog_module((const char *)sqlite3_column_text(st, 1));
+            fprintf(out, "  module %d %-18s ! %s\n", sqlite3_column_int(st, 0), sqlite3_column_text(st, 1),
+                    m ? m->type : "unknown module");
+        }
+    }
+    st = lab_stmt(lab, q_link);
+    bool first = true;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (first)
+            fprintf(out, "\n! cables\n");
+        first = false;
+        fprintf(out, "link %s %s %s %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+                sqlite3_column_text(st, 2), sqlite3_column_text(st, 3));
+    }
+}
+
+void topology_factory_reset(struct lab *lab)
+{
+    static const char *const q_startup = "DELETE FROM startup_config";
+    lab_lock(lab);
+    lab_txn_begin(lab);
+    for (int i = 0; i < lab_switch_count(lab); i++)
+        lab_factory_reset(lab, i);
+    lab_step_done(lab, lab_stmt(lab, q_startup));
+    lab_txn_end(lab, true);
+    lab_unlock(lab);
+}
