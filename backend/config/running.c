@@ -12,7 +12,7 @@ static void render_features(struct lab *lab, int sw, strbuf *out)
 {
     for (int f = 1; f < FEAT_COUNT; f++)
         if (lab_feature_enabled(lab, sw, f))
-            sb_printf(out, "feature %s\n", lab_feature_name(f));
+            sb_printf(out, "%s\n", lab_feature_config_line(f));
 }
 
 static void render_switchname(struct lab *lab, int sw, strbuf *out)

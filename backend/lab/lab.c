@@ -33,11 +33,18 @@ struct lab {
     uint64_t rt_lab_ns;  /* lab time then */
 };
 
-static const char *const feature_names[FEAT_COUNT] = {
-    [FEAT_FCIP] = "fcip", [FEAT_ISCSI] = "iscsi", [FEAT_SANEXT] = "san-ext-tuner",
+/* Each feature: its name in the store, and its line in the running
+ * configuration (the command that enables it). */
+static const struct {
+    const char *name, *config_line;
+} features[FEAT_COUNT] = {
+    [FEAT_FCIP] = {"fcip", "feature fcip"},
+    [FEAT_ISCSI] = {"iscsi", "feature iscsi"},
+    [FEAT_SANEXT] = {"san-ext-tuner", "san-ext-tuner enable"},
 };
 
-const char *lab_feature_name(int f) { return f > 0 && f < FEAT_COUNT ? feature_names[f] : NULL; }
+const char *lab_feature_name(int f) { return f > 0 && f < FEAT_COUNT ? features[f].name : NULL; }
+const char *lab_feature_config_line(int f) { return f > 0 && f < FEAT_COUNT ? features[f].config_line : NULL; }
 
 void lab_default_path(char *buf, size_t n)
 {
@@ -117,7 +124,7 @@ static void load_switches(struct lab *lab)
         sqlite3_bind_int(st, 1, lab->sw[i].id);
         while (sqlite3_step(st) == SQLITE_ROW)
             for (int f = 1; f < FEAT_COUNT; f++)
-                if (strcmp(feature_names[f], (const char *)sqlite3_column_text(st, 0)) == 0)
+                if (strcmp(features[f].name, (const char *)sqlite3_column_text(st, 0)) == 0)
                     lab->sw[i].features |= 1u << f;
     }
 }
@@ -199,7 +206,7 @@ void lab_set_feature(struct lab *lab, int sw, int feature, bool on)
     sqlite3_stmt *st = lab_stmt(lab, on ? "INSERT OR IGNORE INTO feature VALUES (?, ?)"
                                         : "DELETE FROM feature WHERE switch_id = ? AND name = ?");
     sqlite3_bind_int(st, 1, lab->sw[sw].id);
-    sqlite3_bind_text(st, 2, feature_names[feature], -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, features[feature].name, -1, SQLITE_STATIC);
     lab_step_done(lab, st);
     if (on)
         lab->sw[sw].features |= 1u << feature;
@@ -311,6 +318,9 @@ void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab->now_ns; }
  * one adds it here, so factory reset and reload forget it. */
 static const char *const config_reset_sql[] = {
     "DELETE FROM ge_port WHERE switch_id = ?",
+    /* exec-mode state, not configuration: a reload forgets it too */
+    "DELETE FROM netsim_ingress WHERE switch_id = ?",
+    "DELETE FROM netsim_pair WHERE switch_id = ?",
     "DELETE FROM feature WHERE switch_id = ?",
     NULL,
 };

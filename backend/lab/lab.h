@@ -32,6 +32,8 @@ void lab_set_hostname(struct lab *lab, int sw, const char *name);
 bool lab_feature_enabled(const struct lab *lab, int sw, int feature);
 void lab_set_feature(struct lab *lab, int sw, int feature, bool on);
 const char *lab_feature_name(int feature);
+/* Its line in the running configuration, e.g. "feature fcip". */
+const char *lab_feature_config_line(int feature);
 
 /* Module in a slot: its model, or NULL when the slot is empty. */
 const char *lab_module(struct lab *lab, int sw, int slot);

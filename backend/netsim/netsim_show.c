@@ -1,0 +1,194 @@
+/* `show ips netsim`, `show ips stats netsim ingress ...` and `clear ips
+ * stats netsim ingress ...`. The configuration comes from the store, the
+ * counters from the port's pipe in the lab's data plane. docs/netsim.md
+ * has the layouts and where they come from. */
+#include "session.h"
+#include "lab/lab.h"
+#include "interface/ge.h"
+#include "netsim.h"
+#include <inttypes.h>
+#include <stdio.h>
+
+/* The data plane (backend/ipnet/, lab_ipnet) is being written alongside:
+ * until it is in the tree these are declared here, weak, and the counters
+ * show as zero without it. */
+struct ipnet *lab_ipnet(struct lab *lab) __attribute__((weak));
+#if __has_include("ipnet/ipnet.h")
+#include "ipnet/ipnet.h"
+#else
+netsim_pipe *ipnet_ingress_pipe(struct ipnet *net, int sw, int slot, int port) __attribute__((weak));
+#endif
+
+/* The pipe carrying what enters a bridged port, or NULL. */
+static netsim_pipe *port_pipe(struct session *s, int slot, int port)
+{
+    struct ipnet *net = lab_ipnet ? lab_ipnet(s->lab) : NULL;
+    return net && ipnet_ingress_pipe ? ipnet_ingress_pipe(net, s->sw, slot, port) : NULL;
+}
+
+/* The port of `ingress gigabitethernet s/p`, existing and paired. */
+static bool stats_port(struct session *s, const struct cmd_args *a, int *slot, int *port)
+{
+    const struct cmd_arg *p = arg_get(a, "port");
+    *slot = p->slot;
+    *port = p->port;
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port)) {
+        cmd_error(s, "%% Invalid interface format");
+        return false;
+    }
+    if (!netsim_paired(s->lab, s->sw, p->slot, p->port, NULL, NULL)) {
+        cmd_error(s, "%% Network simulator is not enabled on interface GigabitEthernet%d/%d", p->slot, p->port);
+        return false;
+    }
+    return true;
+}
+
+/* "1.00%" for 100 per 10,000. */
+static void per10k(char *buf, size_t n, uint32_t v)
+{
+    snprintf(buf, n, "%u.%02u%%", v / 100, v % 100);
+}
+
+/* One line of the configuration block: label padded as in the manual. */
+#define CONF_LINE "  %-15s: "
+
+static void show_config_block(struct session *s, const netsim_pipe_config *c)
+{
+    char pct[16];
+    if (c->delay_set)
+        cmd_printf(s, CONF_LINE "%" PRIu64 " microseconds\n", "Delay", c->delay_ns / 1000u);
+    if (c->rate_set)
+        cmd_printf(s, CONF_LINE "%" PRIu64 " kbps\n", "Rate", c->rate_bps / 1000u);
+    if (c->qsize_set)
+        cmd_printf(s, CONF_LINE "%" PRIu64 " bytes\n", "Max_q", c->qsize_bytes);
+    /* Derived from the queue and the rate in force: shown once either is set. */
+    if (c->qsize_set || c->rate_set)
+        cmd_printf(s, CONF_LINE "%" PRIu64 " clocks\n", "Max_qdelay", netsim_config_max_qdelay_clocks(c));
+    if (c->drop_nth_set) {
+        cmd_printf(s, CONF_LINE "%u", "Drop nth pkt", c->drop_nth);
+        if (c->drop_nth_burst > 1)
+            cmd_printf(s, " (burst %u)", c->drop_nth_burst);
+        cmd_printf(s, "\n");
+    }
+    if (c->drop_random_set) {
+        per10k(pct, sizeof pct, c->drop_random);
+        cmd_printf(s, CONF_LINE "%s", "Random Drop %", pct);
+        if (c->drop_random_burst > 1)
+            cmd_printf(s, " (burst %u)", c->drop_random_burst);
+        cmd_printf(s, "\n");
+    }
+    if (c->reorder_set) {
+        if (c->reorder_mode == NETSIM_REORDER_NTH) {
+            cmd_printf(s, CONF_LINE "%u", "Reorder nth", c->reorder_value);
+        } else {
+            per10k(pct, sizeof pct, c->reorder_value);
+            cmd_printf(s, CONF_LINE "%s", "Reorder %", pct);
+        }
+        cmd_printf(s, " (distance %u)\n", c->reorder_distance);
+    }
+}
+
+int netsim_show_stats(struct session *s, const struct cmd_args *a)
+{
+    int slot, port;
+    if (!stats_port(s, a, &slot, &port))
+        return -1;
+    netsim_pipe_config cfg;
+    netsim_config_load(s->lab, s->sw, slot, port, &cfg);
+    netsim_pipe_stats st = {0};
+    netsim_pipe *p = port_pipe(s, slot, port);
+    if (p)
+        netsim_pipe_stats_get(p, &st);
+    cmd_printf(s, "Network Simulator Configuration for Ingress on GigabitEthernet%d/%d\n", slot, port);
+    show_config_block(s, &cfg);
+    cmd_printf(s, "Network Simulator Statistics for Ingress on GigabitEthernet%d/%d\n", slot, port);
+    const struct {
+        const char *label;
+        uint64_t v;
+    } rows[] = {
+        {"Dropped (tot)", st.dropped_tot},     {"Dropped (netsim)", st.dropped_netsim},
+        {"Reordered (netsim)", st.reordered},  {"Max Qlen(pkt)", st.max_qlen_pkts},
+        {"Qlen (pkt)", st.qlen_pkts},          {"Max Qlen (byte)", st.max_qlen_bytes},
+        {"Qlen (byte)", st.qlen_bytes},        {"Mintxdel(poll)", st.mintxdel_poll},
+        {"Mintxdel(ethtx)", st.mintxdel_ethtx}, {"empty", st.empty},
+        {"txdel", st.txdel},                   {"late", st.late},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        cmd_printf(s, "  %-18s = %" PRIu64 "\n", rows[i].label, rows[i].v);
+    cmd_printf(s, "  %-18s = %" PRIu64 " Kbps\n", "Average speed", st.avg_speed_kbps);
+    return 0;
+}
+
+int netsim_clear_stats(struct session *s, const struct cmd_args *a)
+{
+    int slot, port;
+    if (!stats_port(s, a, &slot, &port))
+        return -1;
+    netsim_pipe *p = port_pipe(s, slot, port);
+    if (p)
+        netsim_pipe_clear_stats(p);
+    return 0;
+}
+
+/* `show ips netsim`: one paragraph per direction of each pair. */
+static void show_direction(struct session *s, int in_slot, int in_port, int out_slot, int out_port)
+{
+    netsim_pipe_config c;
+    const char *sep = "";
+    netsim_config_load(s->lab, s->sw, in_slot, in_port, &c);
+    cmd_printf(s, "Ingress: GigabitEthernet%d/%d  Egress: GigabitEthernet%d/%d\n  ", in_slot, in_port, out_slot,
+               out_port);
+    if (c.delay_set) {
+        cmd_printf(s, "%sdelay %" PRIu64 " us", sep, c.delay_ns / 1000u);
+        sep = ", ";
+    }
+    if (c.rate_set) {
+        cmd_printf(s, "%sbandwidth %" PRIu64 " kbps", sep, c.rate_bps / 1000u);
+        sep = ", ";
+    }
+    if (c.qsize_set) {
+        cmd_printf(s, "%squeue %" PRIu64 " KB", sep, c.qsize_bytes / 1000u);
+        sep = ", ";
+    }
+    if (c.drop_nth_set) {
+        cmd_printf(s, "%sdrop nth %u burst %u", sep, c.drop_nth, c.drop_nth_burst);
+        sep = ", ";
+    }
+    if (c.drop_random_set) {
+        cmd_printf(s, "%sdrop random %u/10000 burst %u", sep, c.drop_random, c.drop_random_burst);
+        sep = ", ";
+    }
+    if (c.reorder_set) {
+        if (c.reorder_mode == NETSIM_REORDER_NTH)
+            cmd_printf(s, "%sreorder nth %u", sep, c.reorder_value);
+        else
+            cmd_printf(s, "%sreorder random %u/10000", sep, c.reorder_value);
+        cmd_printf(s, " distance %u", c.reorder_distance);
+        sep = ", ";
+    }
+    cmd_printf(s, "%s\n", *sep ? "" : "no impairments");
+}
+
+struct show_ctx {
+    struct session *s;
+    int pairs;
+};
+
+static void show_pair(void *ctx, int a_slot, int a_port, int b_slot, int b_port)
+{
+    struct show_ctx *c = ctx;
+    c->pairs++;
+    show_direction(c->s, a_slot, a_port, b_slot, b_port);
+    show_direction(c->s, b_slot, b_port, a_slot, a_port);
+}
+
+int netsim_show(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    struct show_ctx c = {s, 0};
+    cmd_printf(s, "NETWORK SIMULATOR CONFIGURATION\n");
+    netsim_pairs_each(s->lab, s->sw, show_pair, &c);
+    if (!c.pairs)
+        cmd_printf(s, "No interfaces in network simulator mode\n");
+    return 0;
+}
