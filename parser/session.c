@@ -118,8 +118,11 @@ static bool split_pipes(const char *line, struct segments *sg)
         if (sg->n == 16)
             return false;
         sg->end[sg->n++] = i;
-        if (pipe)
+        if (pipe) {
+            if (sg->n == 16) /* no room for the segment after this pipe */
+                return false;
             sg->start[sg->n] = i + 1;
+        }
     }
     return true;
 }
