@@ -161,8 +161,10 @@ static struct seqlist product(struct cx *c, struct seqlist a, struct seqlist b)
         for (int j = 0; j < b.n; j++) {
             struct seq s = {galloc(c->g, sizeof(struct gtoken) * (size_t)(a.s[i].n + b.s[j].n)),
                             a.s[i].n + b.s[j].n};
-            memcpy(s.t, a.s[i].t, sizeof(struct gtoken) * (size_t)a.s[i].n);
-            memcpy(s.t + a.s[i].n, b.s[j].t, sizeof(struct gtoken) * (size_t)b.s[j].n);
+            if (a.s[i].n) /* an empty sequence has no array: memcpy(NULL) is undefined */
+                memcpy(s.t, a.s[i].t, sizeof(struct gtoken) * (size_t)a.s[i].n);
+            if (b.s[j].n)
+                memcpy(s.t + a.s[i].n, b.s[j].t, sizeof(struct gtoken) * (size_t)b.s[j].n);
             r.s[r.n++] = s;
         }
     return r;
