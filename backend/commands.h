@@ -10,5 +10,8 @@ extern const struct cmd_def filter_cmds[];
 extern const struct cmd_def system_cmds[];
 extern const struct cmd_def config_cmds[];
 extern const struct cmd_def ge_cmds[];
+extern const struct cmd_def ping_cmds[];
+extern const struct cmd_def sanext_cmds[];
+extern const struct cmd_def netsim_cmds[];
 
 #endif

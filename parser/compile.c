@@ -145,6 +145,12 @@ static void dictionary_help(struct cx *c, struct seq s)
         if (!t->help)
             die(c, "keyword has no help text");
     }
+    /* Handlers look arguments up by name: a variable named like one of the
+     * command's keywords would be shadowed when it is absent. */
+    for (int i = 0; i < s.n; i++)
+        for (int j = 0; j < s.n; j++)
+            if (s.t[i].kind != TOK_KEYWORD && s.t[j].kind == TOK_KEYWORD && strcmp(s.t[i].text, s.t[j].text) == 0)
+                die(c, "variable named like a keyword");
 }
 
 static struct seqlist single(struct cx *c, struct seq s)

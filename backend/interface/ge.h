@@ -19,7 +19,6 @@ struct ge_conf {
 /* Does the switch have this port (an IPS module in the slot, port in range)? */
 bool ge_exists(struct lab *lab, int sw, int slot, int port);
 void ge_get(struct lab *lab, int sw, int slot, int port, struct ge_conf *c);
-bool ge_link_up(struct lab *lab, int sw, int slot, int port);
 /* Running-config blocks of the configured ports (slot 0: all of them). */
 void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port);
 

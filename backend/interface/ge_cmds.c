@@ -63,7 +63,7 @@ static int cmd_ip_address(struct session *s, const struct cmd_args *a)
                                    " WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
     static const char *const clear = "UPDATE ge_port SET ip_addr = NULL, ip_mask = NULL"
                                      " WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
-    const struct cmd_arg *ip = arg_get(a, "address"), *mask = arg_get(a, "mask");
+    const struct cmd_arg *ip = arg_get(a, "addr"), *mask = arg_get(a, "netmask");
     if (a->negated) {
         struct ge_conf c;
         ge_get(s->lab, s->sw, s->ctx.a, s->ctx.b, &c);
@@ -82,7 +82,7 @@ static int cmd_ip_address(struct session *s, const struct cmd_args *a)
 static int cmd_mtu(struct session *s, const struct cmd_args *a)
 {
     static const char *const set = "UPDATE ge_port SET mtu = ?4 WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
-    long long mtu = a->negated ? 1500 : arg_num(a, "mtu", 1500);
+    long long mtu = a->negated ? 1500 : arg_num(a, "bytes", 1500);
     ge_update(s, set, bind_int, &mtu);
     return 0;
 }
@@ -118,12 +118,12 @@ int ge_show_brief(struct session *s, const struct cmd_args *a);
 
 const struct cmd_def ge_cmds[] = {
     {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port>", NULL, cmd_interface, 0, 0, 0},
-    {M(MODE_IF), "ip address <address:ipv4> <mask:netmask>",
-     "address: IP address\nmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
-    {M(MODE_IF), "no ip address [<address:ipv4> <mask:netmask>]",
-     "address: IP address\nmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
-    {M(MODE_IF), "switchport mtu <mtu:576-9000>", "mtu: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
-    {M(MODE_IF), "no switchport mtu [<mtu:576-9000>]", "mtu: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "ip address <addr:ipv4> <netmask:netmask>",
+     "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "no ip address [<addr:ipv4> <netmask:netmask>]",
+     "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "switchport mtu <bytes:576-9000>", "bytes: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
+    {M(MODE_IF), "no switchport mtu [<bytes:576-9000>]", "bytes: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
     {M(MODE_IF), "switchport description <text:line>", "text: Description (up to 254 characters)",
      cmd_description, 0, 0, IFT(IFT_GE)},
     {M(MODE_IF), "no switchport description [<text:line>]", "text: Description",

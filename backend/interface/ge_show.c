@@ -3,6 +3,7 @@
 #include "lab/lab.h"
 #include "lab/catalog.h"
 #include "ge.h"
+#include "ipnet/ipnet.h"
 #include <stdio.h>
 
 static int prefix_len(uint32_t mask)
@@ -24,14 +25,36 @@ static void ip_prefix(const struct ge_conf *c, char *buf, size_t n)
                  prefix_len(c->mask));
 }
 
+static const char *const state_text[] = {
+    [IPNET_UP] = "up",
+    [IPNET_ADMIN_DOWN] = "down (Administratively down)",
+    [IPNET_NOT_CONNECTED] = "down (Link failure or not-connected)",
+};
+
+static void show_counters(struct session *s, const struct ipnet_port_stats *st)
+{
+    cmd_printf(s, "    5 minutes input rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
+               (unsigned long long)st->in_bps, (unsigned long long)st->in_bps / 8, (unsigned long long)st->in_fps);
+    cmd_printf(s, "    5 minutes output rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
+               (unsigned long long)st->out_bps, (unsigned long long)st->out_bps / 8, (unsigned long long)st->out_fps);
+    cmd_printf(s, "    %llu packets input, %llu bytes\n", (unsigned long long)st->in_pkts,
+               (unsigned long long)st->in_bytes);
+    cmd_printf(s, "      0 multicast frames, 0 compressed\n"
+                  "      0 input errors, 0 frame, 0 overrun 0 fifo\n");
+    cmd_printf(s, "    %llu packets output, %llu bytes, 0 underruns\n", (unsigned long long)st->out_pkts,
+               (unsigned long long)st->out_bytes);
+    cmd_printf(s, "      0 output errors, 0 collisions, 0 fifo\n"
+                  "      0 carrier errors\n");
+}
+
 static void show_port(struct session *s, int slot, int port)
 {
     struct ge_conf c;
+    struct ipnet_port_stats st;
     char ip[64];
+    struct ipnet *net = lab_ipnet(s->lab);
     ge_get(s->lab, s->sw, slot, port, &c);
-    bool up = ge_link_up(s->lab, s->sw, slot, port);
-    cmd_printf(s, "GigabitEthernet%d/%d is %s\n", slot, port,
-               up ? "up" : c.shutdown ? "down (Administratively down)" : "down (Link failure or not-connected)");
+    cmd_printf(s, "GigabitEthernet%d/%d is %s\n", slot, port, state_text[ipnet_link_state(net, s->sw, slot, port)]);
     cmd_printf(s, "    Hardware is GigabitEthernet, address is 0005.30%02x.%02x%02x\n",
                lab_switch_id(s->lab, s->sw), slot, port);
     if (c.description[0])
@@ -41,17 +64,10 @@ static void show_port(struct session *s, int slot, int port)
         cmd_printf(s, "    Internet address is %s\n", ip);
     }
     cmd_printf(s, "    MTU %d  bytes, BW 1000000 Kbit\n", c.mtu);
-    cmd_printf(s, "    Port mode is IPS\n    Speed is 1 Gbps\n    Beacon is turned off\n");
-    /* Traffic counters come from the simulation engine; without traffic
-     * they are zero, as on a port that has carried none. */
-    cmd_printf(s, "    5 minutes input rate 0 bits/sec, 0 bytes/sec, 0 frames/sec\n"
-                  "    5 minutes output rate 0 bits/sec, 0 bytes/sec, 0 frames/sec\n"
-                  "    0 packets input, 0 bytes\n"
-                  "      0 multicast frames, 0 compressed\n"
-                  "      0 input errors, 0 frame, 0 overrun 0 fifo\n"
-                  "    0 packets output, 0 bytes, 0 underruns\n"
-                  "      0 output errors, 0 collisions, 0 fifo\n"
-                  "      0 carrier errors\n");
+    cmd_printf(s, "    Port mode is %s\n    Speed is 1 Gbps\n    Beacon is turned off\n",
+               "IPS");
+    ipnet_port_stats(net, s->sw, slot, port, &st);
+    show_counters(s, &st);
 }
 
 static int ge_ports(struct session *s, int slot)
@@ -95,7 +111,9 @@ int ge_show_brief(struct session *s, const struct cmd_args *a)
             ge_get(s->lab, s->sw, slot, port, &c);
             ip_prefix(&c, ip, sizeof ip);
             snprintf(name, sizeof name, "GigabitEthernet%d/%d", slot, port);
-            const char *st = ge_link_up(s->lab, s->sw, slot, port) ? "up" : c.shutdown ? "down" : "notConnected";
+            static const char *const brief[] = {[IPNET_UP] = "up", [IPNET_ADMIN_DOWN] = "down",
+                                                [IPNET_NOT_CONNECTED] = "notConnected"};
+            const char *st = brief[ipnet_link_state(lab_ipnet(s->lab), s->sw, slot, port)];
             cmd_printf(s, "%-20s %-15s %-17s %-7s %-5d --\n", name, st, ip, "1 Gbps", c.mtu);
         }
     return 0;

@@ -36,39 +36,6 @@ void ge_get(struct lab *lab, int sw, int slot, int port, struct ge_conf *c)
     c->shutdown = sqlite3_column_int(st, 4) != 0;
 }
 
-/* The cable on a port: the switch index and port name at the other end. */
-static bool ge_peer(struct lab *lab, int sw, const char *name, int *psw, int *pslot, int *pport)
-{
-    static const char *const q =
-        "SELECT b_switch, b_port FROM link WHERE a_switch = ?1 AND a_port = ?2"
-        " UNION ALL SELECT a_switch, a_port FROM link WHERE b_switch = ?1 AND b_port = ?2";
-    sqlite3_stmt *st = lab_stmt(lab, q);
-    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
-    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_ROW)
-        return false;
-    int id = sqlite3_column_int(st, 0);
-    if (sscanf((const char *)sqlite3_column_text(st, 1), "GigabitEthernet%d/%d", pslot, pport) != 2)
-        return false;
-    for (*psw = 0; *psw < lab_switch_count(lab); ++*psw)
-        if (lab_switch_id(lab, *psw) == id)
-            return true;
-    return false;
-}
-
-bool ge_link_up(struct lab *lab, int sw, int slot, int port)
-{
-    struct ge_conf c;
-    char name[32];
-    int psw, pslot, pport;
-    ge_get(lab, sw, slot, port, &c);
-    snprintf(name, sizeof name, "GigabitEthernet%d/%d", slot, port);
-    if (c.shutdown || !ge_peer(lab, sw, name, &psw, &pslot, &pport))
-        return false;
-    ge_get(lab, psw, pslot, pport, &c);
-    return !c.shutdown;
-}
-
 static void ip_str(uint32_t ip, char *buf, size_t n)
 {
     snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);

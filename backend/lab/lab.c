@@ -3,6 +3,8 @@
 #include "lab/feature.h"
 #include "store/store.h"
 #include "topology.h"
+#include "engine/engine.h"
+#include "ipnet/ipnet.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,9 @@ struct lab {
     int nsw;
     int txn_depth;
     bool batch;
-    uint64_t now_ns;
+    engine_t *engine;      /* the lab's one clock and event queue */
+    struct ipnet *net;     /* follows the store: rebuilt when it changed */
+    sqlite3_int64 net_seen_changes;
     time_t wall_at_open;
     long long clock_delta; /* seconds the shown clock is ahead of the wall clock */
     double speed;          /* 0: virtual time */
@@ -129,6 +133,12 @@ static void load_switches(struct lab *lab)
     }
 }
 
+static uint64_t load_seed(struct lab *lab)
+{
+    sqlite3_stmt *st = lab_stmt(lab, "SELECT value FROM lab_meta WHERE key = 'seed'");
+    return sqlite3_step(st) == SQLITE_ROW ? (uint64_t)sqlite3_column_int64(st, 0) : 1;
+}
+
 static void load_clock(struct lab *lab)
 {
     sqlite3_stmt *st = lab_stmt(lab, "SELECT value FROM lab_meta WHERE key = 'clock_delta'");
@@ -154,6 +164,9 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     lab->wall_at_open = time(NULL);
     load_switches(lab);
     load_clock(lab);
+    lab->engine = engine_new(load_seed(lab));
+    lab->net = ipnet_new(lab->engine);
+    lab->net_seen_changes = -1;
     return lab;
 }
 
@@ -163,6 +176,8 @@ void lab_close(struct lab *lab)
         return;
     if (lab->batch)
         lab_batch_end(lab);
+    ipnet_free(lab->net);
+    engine_free(lab->engine);
     stmt_cache_free(lab->stmts);
     sqlite3_close(lab->db);
     pthread_mutex_destroy(&lab->lock);
@@ -269,9 +284,27 @@ void lab_batch_abort(struct lab *lab)
     load_clock(lab);
 }
 
-uint64_t lab_now(const struct lab *lab) { return lab->now_ns; }
+uint64_t lab_now(const struct lab *lab) { return engine_now(lab->engine); }
 
-void lab_advance(struct lab *lab, uint64_t ns) { lab->now_ns += ns; }
+/* The data plane is rebuilt lazily: a replay of pure configuration never
+ * pays for it, time passing or a show of its state does. */
+struct ipnet *lab_ipnet(struct lab *lab)
+{
+    sqlite3_int64 changes = sqlite3_total_changes64(lab->db);
+    if (changes != lab->net_seen_changes) {
+        ipnet_reconcile(lab->net, lab);
+        lab->net_seen_changes = changes;
+    }
+    return lab->net;
+}
+
+static void run_until(struct lab *lab, uint64_t t)
+{
+    lab_ipnet(lab);
+    engine_run_until(lab->engine, t);
+}
+
+void lab_advance(struct lab *lab, uint64_t ns) { run_until(lab, lab_now(lab) + ns); }
 
 static uint64_t mono_ns(void)
 {
@@ -284,7 +317,7 @@ void lab_set_realtime(struct lab *lab, double speed)
 {
     lab->speed = speed;
     lab->rt_wall_ns = mono_ns();
-    lab->rt_lab_ns = lab->now_ns;
+    lab->rt_lab_ns = lab_now(lab);
 }
 
 void lab_tick(struct lab *lab)
@@ -292,27 +325,27 @@ void lab_tick(struct lab *lab)
     if (lab->speed <= 0)
         return;
     uint64_t target = lab->rt_lab_ns + (uint64_t)((double)(mono_ns() - lab->rt_wall_ns) * lab->speed);
-    if (target > lab->now_ns)
-        lab_advance(lab, target - lab->now_ns);
+    if (target > lab_now(lab))
+        run_until(lab, target);
 }
 
 time_t lab_time(const struct lab *lab, long *usec)
 {
     if (usec)
-        *usec = (long)(lab->now_ns % 1000000000u / 1000u);
-    return lab->wall_at_open + (time_t)lab->clock_delta + (time_t)(lab->now_ns / 1000000000u);
+        *usec = (long)(lab_now(lab) % 1000000000u / 1000u);
+    return lab->wall_at_open + (time_t)lab->clock_delta + (time_t)(lab_now(lab) / 1000000000u);
 }
 
 void lab_clock_set(struct lab *lab, time_t t)
 {
-    lab->clock_delta = (long long)(t - lab->wall_at_open - (time_t)(lab->now_ns / 1000000000u));
+    lab->clock_delta = (long long)(t - lab->wall_at_open - (time_t)(lab_now(lab) / 1000000000u));
     sqlite3_stmt *st = lab_stmt(lab, "UPDATE lab_meta SET value = ? WHERE key = 'clock_delta'");
     sqlite3_bind_int64(st, 1, lab->clock_delta);
     lab_step_done(lab, st);
 }
 
 uint64_t lab_boot_ns(const struct lab *lab, int sw) { return lab->sw[sw].boot_ns; }
-void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab->now_ns; }
+void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab_now(lab); }
 
 /* Tables that hold a switch's running configuration. A feature that adds
  * one adds it here, so factory reset and reload forget it. */

@@ -56,6 +56,9 @@ sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql);
  * checked first (a bug, not a user error). */
 void lab_step_done(struct lab *lab, sqlite3_stmt *st);
 
+/* The IP data plane, brought in line with the store first. */
+struct ipnet *lab_ipnet(struct lab *lab);
+
 /* The lab clock: simulated nanoseconds since the lab was opened. */
 uint64_t lab_now(const struct lab *lab);
 /* Virtual time: move the clock forward (sleep, commands that take time). */

@@ -1,0 +1,180 @@
+/* The IP data plane end to end: configuration typed into sessions, pings
+ * crossing cables and the IP Network Simulator on the lab clock. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "session.h"
+#include "lab/lab.h"
+
+static char dbpath[64];
+static struct lab *lab;
+static strbuf out;
+
+static void capture(void *ctx, const char *s, size_t n)
+{
+    (void)ctx;
+    sb_add(&out, s, n);
+}
+
+static void setup(void)
+{
+    snprintf(dbpath, sizeof dbpath, "/tmp/mdsim-ipnet-XXXXXX");
+    int fd = mkstemp(dbpath);
+    close(fd);
+    unlink(dbpath);
+    char err[256];
+    lab = lab_open(dbpath, err, sizeof err);
+    ck_assert_msg(lab != NULL, "%s", err);
+    sb_init(&out);
+}
+
+static void teardown(void)
+{
+    lab_close(lab);
+    sb_free(&out);
+    char p[80];
+    unlink(dbpath);
+    snprintf(p, sizeof p, "%s-wal", dbpath);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", dbpath);
+    unlink(p);
+}
+
+/* Runs lines on a switch; every line must succeed. Output lands in `out`. */
+static void run(int sw, const char *const *lines)
+{
+    struct session s;
+    session_init(&s, lab, sw, (struct session_io){capture, NULL, NULL, NULL});
+    for (; *lines; lines++) {
+        int rc = session_exec(&s, *lines);
+        ck_assert_msg(rc == 0, "'%s' failed: %s", *lines, s.last_error);
+    }
+    session_free(&s);
+}
+
+static const char *const mds1_ip[] = {"configure terminal", "interface gigabitethernet 2/2",
+                                      "ip address 192.168.10.1 255.255.255.0", "no shutdown", "end", NULL};
+static const char *const mds2_ip[] = {"configure terminal", "interface gigabitethernet 2/2",
+                                      "ip address 192.168.10.2 255.255.255.0", "no shutdown", "end", NULL};
+static const char *const netsim_50ms[] = {
+    "configure terminal", "san-ext-tuner enable", "end",
+    "ips netsim enable interface gigabitethernet 2/3 gigabitethernet 2/4",
+    "ips netsim delay-ms 50 ingress gigabitethernet 2/3",
+    "ips netsim delay-ms 50 ingress gigabitethernet 2/4", NULL};
+
+/* Round-trip times (ms) printed by the last ping in `out`. */
+static int rtts(double *ms, int max)
+{
+    int n = 0;
+    for (const char *p = sb_str(&out); (p = strstr(p, "time=")) && n < max; p++)
+        ms[n++] = atof(p + 5);
+    return n;
+}
+
+START_TEST(no_path_without_netsim)
+{
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    struct session s;
+    session_init(&s, lab, 0, (struct session_io){capture, NULL, NULL, NULL});
+    /* g2/2 is cabled to g2/3, which is shut and bridges nothing yet */
+    ck_assert_int_ne(session_exec(&s, "ping 192.168.10.2 count 2"), 0);
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "No route to host"));
+    session_free(&s);
+}
+END_TEST
+
+/* G1: 50 ms each way through the simulator, no rate limit. */
+START_TEST(g1_idle_round_trip)
+{
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    run(0, netsim_50ms);
+    sb_clear(&out);
+    uint64_t t0 = lab_now(lab);
+    run(0, (const char *const[]){"ping 192.168.10.2 count 5", NULL});
+    double ms[8];
+    ck_assert_int_eq(rtts(ms, 8), 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_msg(ms[i] >= 100.0 && ms[i] <= 101.0, "rtt %d = %.3f ms", i, ms[i]);
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "5 packets transmitted, 5 packets received, 0.00% packet loss"));
+    /* the ping took lab time: four seconds of spacing plus the last reply */
+    uint64_t took = lab_now(lab) - t0;
+    ck_assert_uint_ge(took, 4100000000u);
+    ck_assert_uint_le(took, 4200000000u);
+}
+END_TEST
+
+START_TEST(counters_follow_traffic)
+{
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    run(0, netsim_50ms);
+    run(0, (const char *const[]){"ping 192.168.10.2 count 3 size 100", NULL});
+    sb_clear(&out);
+    run(0, (const char *const[]){"show interface gigabitethernet 2/2", NULL});
+    /* 3 requests out, 3 replies in, each 100 + 28 + 18 bytes on the wire */
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "3 packets input, 438 bytes"));
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "3 packets output, 438 bytes"));
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "GigabitEthernet2/2 is up"));
+}
+END_TEST
+
+START_TEST(disabling_netsim_cuts_the_path)
+{
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    run(0, netsim_50ms);
+    run(0, (const char *const[]){"no ips netsim enable interface gigabitethernet 2/3 gigabitethernet 2/4",
+                                 NULL});
+    sb_clear(&out);
+    run(0, (const char *const[]){"show interface gigabitethernet 2/3", NULL});
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "is down (Administratively down)"));
+}
+END_TEST
+
+static char *transcript(void)
+{
+    setup();
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    run(0, netsim_50ms);
+    run(0, (const char *const[]){"ips netsim drop random 3000 ingress gigabitethernet 2/3",
+                                 "ping 192.168.10.2 count 20", "show interface gigabitethernet 2/4", NULL});
+    char *text = strdup(sb_str(&out));
+    teardown();
+    return text;
+}
+
+/* Same lab, same seed, same commands: the same output, drops included. */
+START_TEST(deterministic)
+{
+    char *a = transcript(), *b = transcript();
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, "timed out")); /* 30 % loss shows */
+    free(a);
+    free(b);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ipnet");
+    TCase *tc = tcase_create("ping");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, no_path_without_netsim);
+    tcase_add_test(tc, g1_idle_round_trip);
+    tcase_add_test(tc, counters_follow_traffic);
+    tcase_add_test(tc, disabling_netsim_cuts_the_path);
+    suite_add_tcase(s, tc);
+    TCase *det = tcase_create("determinism");
+    tcase_add_test(det, deterministic);
+    suite_add_tcase(s, det);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
