@@ -85,8 +85,14 @@ static enum level match_token(const struct gtoken *t, const struct word *w, stru
         return w->len == kl ? L_EXACT : L_PARTIAL;
     }
     case TOK_INT:
-        if (!parse_uint(w->s, w->len, 9999999999L, &v->num))
+        if (!parse_uint(w->s, w->len, 9999999999L, &v->num)) {
+            /* digits only, but too many for any range: out of range */
+            size_t i = 0;
+            while (i < w->len && isdigit((unsigned char)w->s[i]))
+                i++;
+            v->range_err = w->len > 0 && i == w->len;
             return L_NONE;
+        }
         if (v->num < t->lo || v->num > t->hi) {
             v->range_err = true;
             return L_NONE;

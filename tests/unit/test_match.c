@@ -224,8 +224,18 @@ START_TEST(test_integer_range)
     ck_assert_uint_eq(r.err_off, 35);
     match_result_free(&r);
 
+    /* more digits than any number: still a number out of range */
+    ck_assert_int_eq(run(MODE_EXEC, "mtu 99999999999", &r), MATCH_RANGE);
+    ck_assert_int_eq(r.lo, 576);
+    ck_assert_int_eq(r.hi, 9000);
+    ck_assert_uint_eq(r.err_off, 4);
+    match_result_free(&r);
+    ck_assert_int_eq(run(MODE_EXEC, "mtu 18446744073709551617", &r), MATCH_RANGE);
+    match_result_free(&r);
+
     /* not a number at all */
     expect(MODE_EXEC, "mtu 12a", MATCH_INVALID, 4);
+    expect(MODE_EXEC, "mtu 99999999999x", MATCH_INVALID, 4);
     expect(MODE_EXEC, "mtu -5", MATCH_INVALID, 4);
     expect(MODE_EXEC, "mtu 1500.0", MATCH_INVALID, 4);
 }
