@@ -141,7 +141,7 @@ static int next_command(struct replay *r, const struct file_lines *fl, int from,
     char host[64];
     for (int i = from; i < fl->n; i++) {
         const char *l = fl->v[i];
-        if (is_comment(l))
+        if (is_comment(l) || (!transcript && l[0] == '!')) /* `!Time: ...` of a pasted config */
             continue;
         if (!transcript || (parse_prompt(l, host, sizeof host) && lab_switch_find(r->lab, host) >= 0))
             return i;

@@ -37,6 +37,7 @@ for cfg in "$configs"/*.cfg; do
         continue
     fi
     render "$dir/a.db" "$dir/r1" || { fail "$name: render 1 failed"; continue; }
+    cp "$dir/raw" "$dir/raw1"
     head -1 "$dir/r1" | grep -q '^version ' || fail "$name: body does not start with version: $(head -2 "$dir/r1")"
     grep -q -e '^!' -e '# ' "$dir/r1" && fail "$name: header or prompt left in the body: $(grep -e '^!' -e '# ' "$dir/r1")"
 
@@ -48,6 +49,15 @@ $(cat "$dir/diff")"
     replay_body "$dir/r2" "$dir/c.db" || fail "$name: replay 2 failed: $(cat "$dir/replay.err")"
     render "$dir/c.db" "$dir/r3"
     cmp -s "$dir/r2" "$dir/r3" || fail "$name: third round differs"
+
+    # the rendering as shown, with its !Command/!Time header, replays too:
+    # lines starting with `!` are comments in a script
+    sed -e '1{/^[^ ]*# show running-config$/d}' "$dir/raw1" > "$dir/shown"
+    grep -q '^!Time: ' "$dir/shown" || fail "$name: no !Time line in the rendering"
+    rm -f "$dir/d.db"*
+    replay_body "$dir/shown" "$dir/d.db" || fail "$name: the rendering with its header does not replay: $(cat "$dir/replay.err")"
+    render "$dir/d.db" "$dir/r5"
+    cmp -s "$dir/r1" "$dir/r5" || fail "$name: replaying the rendering with its header differs"
 
     # save, reload: the startup-config goes through the parser too
     printf 'copy running-config startup-config\nreload\n' | "$mdsim" --db "$dir/a.db" > "$dir/reload.out" 2>&1 ||
