@@ -23,6 +23,10 @@
 static bool ingress_port(struct session *s, const struct cmd_args *a, int *slot, int *port)
 {
     const struct cmd_arg *p = arg_get(a, "port");
+    if (s->role == ROLE_OPERATOR) { /* changes the switch: not for network-operator */
+        cmd_error(s, "%% Permission denied");
+        return false;
+    }
     *slot = p->slot;
     *port = p->port;
     if (!ge_exists(s->lab, s->sw, p->slot, p->port)) {
@@ -40,6 +44,8 @@ static int cmd_enable(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *x = arg_get(a, "first"), *y = arg_get(a, "second");
     const struct cmd_arg *end[2] = {x, y};
+    if (s->role == ROLE_OPERATOR)
+        return cmd_error(s, "%% Permission denied");
     for (int i = 0; i < 2; i++)
         if (!ge_exists(s->lab, s->sw, end[i]->slot, end[i]->port))
             return cmd_error(s, "%% Invalid interface format");
