@@ -5,27 +5,15 @@
 #include "session.h"
 #include "lab/lab.h"
 #include "interface/ge.h"
+#include "ipnet/ipnet.h"
 #include "netsim.h"
 #include <inttypes.h>
 #include <stdio.h>
 
-/* The data plane (backend/ipnet/, lab_ipnet) is being written alongside:
- * until it is in the tree these are declared here, weak, and the counters
- * show as zero without it. */
-struct ipnet *lab_ipnet(struct lab *lab) __attribute__((weak));
-#if __has_include("ipnet/ipnet.h")
-#include "ipnet/ipnet.h"
-#define IPNET_LINKED 1
-#else
-netsim_pipe *ipnet_ingress_pipe(struct ipnet *net, int sw, int slot, int port) __attribute__((weak));
-#define IPNET_LINKED (ipnet_ingress_pipe != NULL)
-#endif
-
 /* The pipe carrying what enters a bridged port, or NULL. */
 static netsim_pipe *port_pipe(struct session *s, int slot, int port)
 {
-    struct ipnet *net = lab_ipnet ? lab_ipnet(s->lab) : NULL;
-    return net && IPNET_LINKED ? ipnet_ingress_pipe(net, s->sw, slot, port) : NULL;
+    return ipnet_ingress_pipe(lab_ipnet(s->lab), s->sw, slot, port);
 }
 
 /* The port of `ingress gigabitethernet s/p`, existing and paired. */

@@ -1,19 +1,10 @@
 /* IP Network Simulator state in the store (schema/003_netsim.sql), and the
  * reconcile step that pushes it into the engine. */
 #include "netsim.h"
+#include "ipnet/ipnet.h"
 #include "lab/lab.h"
 #include <stdlib.h>
 #include <string.h>
-
-/* The data plane (backend/ipnet/) is being written alongside: until it is
- * in the tree, its two calls are declared here, weak, so netsim builds and
- * links without it (netsim_reconcile is only ever called from it). */
-#if __has_include("ipnet/ipnet.h")
-#include "ipnet/ipnet.h"
-#else
-void ipnet_bridge(struct ipnet *net, int sw, int a_slot, int a_port, int b_slot, int b_port) __attribute__((weak));
-netsim_pipe *ipnet_ingress_pipe(struct ipnet *net, int sw, int slot, int port) __attribute__((weak));
-#endif
 
 /* Statements take ?1 switch id, ?2 slot, ?3 port, then ?4.. values. */
 static sqlite3_stmt *port_stmt(struct lab *lab, const char *sql, int sw, int slot, int port)

@@ -17,10 +17,11 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 screen() { tm capture-pane -p -t t 2>/dev/null; }
 
-# wait_for PATTERN [WHAT]: polls the screen (grep -E) for up to ~3 s.
+# wait_for PATTERN [TENTHS]: polls the screen (grep -E) for up to ~3 s
+# (or TENTHS tenths of a second).
 wait_for() {
     i=0
-    while [ $i -lt 30 ]; do
+    while [ $i -lt "${2:-30}" ]; do
         screen | grep -Eq -- "$1" && return 0
         sleep 0.1
         i=$((i + 1))
@@ -51,7 +52,8 @@ $(screen)
 
 start() {
     tm new-session -d -s t -x 120 -y 40 "$mdsim --db $dir/lab.db; echo \"[exit \$?]\"; sleep 30"
-    wait_for '^MDS1#' || { fail "no MDS1# prompt at start: $(screen)"; exit 1; }
+    # start-up may be slow under sanitizers on a loaded machine: up to 15 s
+    wait_for '^MDS1#' 150 || { fail "no MDS1# prompt at start: $(screen)"; exit 1; }
 }
 
 start
