@@ -1,6 +1,7 @@
 /* mdsim: the command line of the program itself. */
 #include "console.h"
 #include "replay.h"
+#include "serve.h"
 #include "cmdref.h"
 #include "lab/lab.h"
 #include "lab/topology.h"
@@ -22,6 +23,9 @@ static const char usage[] =
     "  lab list                   list the switches of the lab\n"
     "  lab show                   print the lab's topology: seed, switches, modules, cables\n"
     "  lab reset                  every switch back to its factory configuration\n"
+    "  serve [--bind ADDR] [--telnet-port BASE] [--ssh-port BASE] [--speed N]\n"
+    "        [--idle-timeout SEC] serve every switch: telnet and SSH on BASE + switch\n"
+    "                             index (defaults 2323, 2222), on 127.0.0.1 unless told\n"
     "  commands                   print the command reference (Markdown)\n"
     "\n"
     "  --db FILE      the lab file (default: $MDSIM_DB, else $XDG_STATE_HOME/mdsim/lab.db)\n"
@@ -31,6 +35,7 @@ struct opts {
     char db[4096];
     const char *sw;
     struct replay_opts replay;
+    struct serve_opts serve;
 };
 
 static int usage_error(const char *msg)
@@ -41,16 +46,31 @@ static int usage_error(const char *msg)
     return 2;
 }
 
+/* An integer option in [lo, hi]. */
+static bool num_opt(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     static const struct option longopts[] = {
         {"db", required_argument, NULL, 'd'},   {"switch", required_argument, NULL, 's'},
         {"check", no_argument, NULL, 'c'},      {"verify", no_argument, NULL, 'v'},
         {"stop-on-error", no_argument, NULL, 'e'}, {"help", no_argument, NULL, 'h'},
+        {"bind", required_argument, NULL, 'B'},   {"telnet-port", required_argument, NULL, 'T'},
+        {"ssh-port", required_argument, NULL, 'S'}, {"speed", required_argument, NULL, 'V'},
+        {"idle-timeout", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0},
     };
     int c;
     lab_default_path(o->db, sizeof o->db);
+    o->serve = (struct serve_opts)SERVE_DEFAULTS;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': snprintf(o->db, sizeof o->db, "%s", optarg); break;
@@ -59,6 +79,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'v': o->replay.verify = true; break;
         case 'e': o->replay.stop_on_error = true; break;
         case 'h': fputs(usage, stdout); exit(0);
+        case 'B': o->serve.bind = optarg; break;
+        case 'T': if (!num_opt(optarg, 1, 65535, &o->serve.telnet_base)) return -1; break;
+        case 'S': if (!num_opt(optarg, 1, 65535, &o->serve.ssh_base)) return -1; break;
+        case 'I': if (!num_opt(optarg, 0, 86400, &o->serve.idle_timeout)) return -1; break;
+        case 'V':
+            if ((o->serve.speed = strtod(optarg, NULL)) <= 0 || o->serve.speed > 1e6)
+                return -1;
+            break;
         default: return -1;
         }
     }
@@ -133,6 +161,8 @@ static int run(struct lab *lab, struct opts *o, int argc, char **argv)
     }
     if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "list") == 0)
         return lab_list(lab);
+    if (strcmp(argv[0], "serve") == 0 && argc == 1)
+        return serve_run(lab, o->db, &o->serve);
     if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "show") == 0) {
         topology_print(lab, stdout);
         return 0;

@@ -355,6 +355,8 @@ static const char *const config_reset_sql[] = {
     "DELETE FROM netsim_ingress WHERE switch_id = ?",
     "DELETE FROM netsim_pair WHERE switch_id = ?",
     "DELETE FROM feature WHERE switch_id = ?",
+    /* admin stays, with its password: a reset switch must stay reachable */
+    "DELETE FROM user_account WHERE switch_id = ? AND name <> 'admin'",
     NULL,
 };
 

@@ -1,0 +1,67 @@
+/* Registry of served sessions. A process serves one lab, so one list,
+ * remembered with the lab it belongs to. The lab lock guards it: no lock
+ * of its own. */
+#include "sessions.h"
+#include "lab.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+static struct lab *owner;
+static struct labsess *head;
+
+static bool pts_taken(int n)
+{
+    for (struct labsess *e = head; e; e = e->next)
+        if (e->pts == n)
+            return true;
+    return false;
+}
+
+void labsess_add(struct lab *lab, struct labsess *e)
+{
+    if (owner != lab) { /* a lab opened anew: sessions of an old one are gone */
+        owner = lab;
+        head = NULL;
+    }
+    int n = 0;
+    while (pts_taken(n)) /* like a pty: the lowest free number */
+        n++;
+    e->pts = n;
+    e->since = lab_time(lab, NULL);
+    e->last_ns = lab_now(lab);
+    e->next = NULL;
+    struct labsess **p = &head;
+    while (*p)
+        p = &(*p)->next;
+    *p = e;
+}
+
+void labsess_remove(struct lab *lab, struct labsess *e)
+{
+    if (owner != lab)
+        return;
+    for (struct labsess **p = &head; *p; p = &(*p)->next)
+        if (*p == e) {
+            *p = e->next;
+            return;
+        }
+}
+
+void labsess_touch(struct lab *lab, struct labsess *e) { e->last_ns = lab_now(lab); }
+
+void labsess_each(struct lab *lab, int sw, void (*fn)(void *ctx, const struct labsess *e), void *ctx)
+{
+    if (owner != lab)
+        return;
+    for (struct labsess *e = head; e; e = e->next)
+        if (e->sw == sw)
+            fn(ctx, e);
+}
+
+int labsess_count(struct lab *lab)
+{
+    int n = 0;
+    for (struct labsess *e = owner == lab ? head : NULL; e; e = e->next)
+        n++;
+    return n;
+}

@@ -1,0 +1,33 @@
+/*
+ * The live sessions of a served lab, for `show users`. Front-ends add and
+ * remove their sessions; every call is made under the lab lock.
+ */
+#ifndef MDSIM_LAB_SESSIONS_H
+#define MDSIM_LAB_SESSIONS_H
+#include <stdint.h>
+#include <time.h>
+
+struct lab;
+struct session;
+
+struct labsess {
+    const struct session *s; /* to mark the session asking with `*` */
+    int sw;
+    int pts;          /* pts/N, assigned by labsess_add, unique in the lab */
+    char user[33];
+    char from[64];    /* peer address */
+    char kind[8];     /* "telnet" or "ssh" */
+    time_t since;     /* lab calendar time of the login */
+    uint64_t last_ns; /* lab clock at the last command, for IDLE */
+    struct labsess *next;
+};
+
+void labsess_add(struct lab *lab, struct labsess *e);
+void labsess_remove(struct lab *lab, struct labsess *e);
+/* Marks activity now (lab clock). */
+void labsess_touch(struct lab *lab, struct labsess *e);
+/* Calls fn for each session on switch sw, oldest first. */
+void labsess_each(struct lab *lab, int sw, void (*fn)(void *ctx, const struct labsess *e), void *ctx);
+int labsess_count(struct lab *lab);
+
+#endif

@@ -1,0 +1,362 @@
+/*
+ * The lab daemon. The main thread listens on every port and accepts; each
+ * connection gets a detached thread (telnet or SSH) that drives a session.
+ * Commands serialise on the lab lock inside session_exec, so threads need
+ * nothing more. SIGINT/SIGTERM are blocked everywhere but in the main
+ * thread's ppoll: on one, the listeners close, every connection is woken
+ * by shutdown(2), and the lab closes once the last thread is gone; each
+ * command commits on its own, so the file is consistent at any point.
+ */
+#define _GNU_SOURCE /* accept4, ppoll */
+#include "serve.h"
+#include "ssh.h"
+#include "telnet.h"
+#include "session.h"
+#include "lab/lab.h"
+#include "lab/sessions.h"
+#include "user/user.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <libssh/libssh.h>
+#include <unistd.h>
+
+enum { MAX_CONNS = 256, MAX_LISTEN = 64, DRAIN_SECONDS = 10, SEND_TIMEOUT_S = 30 };
+
+struct conn {
+    struct server *srv;
+    int fd, wake_fd; /* wake_fd: a dup for shutdown(2), owned by the list */
+    int sw;
+    bool ssh;
+    char from[64];
+    struct conn *next;
+};
+
+struct listener {
+    int fd, sw;
+    bool ssh;
+};
+
+struct server {
+    struct lab *lab;
+    struct ssh_server *ssh;
+    struct term_opts topts[MAX_LISTEN]; /* per switch */
+    atomic_bool stop;
+    pthread_mutex_t mu; /* guards conns and nconns */
+    pthread_cond_t idle;
+    struct conn *conns;
+    int nconns;
+    struct listener ls[2 * MAX_LISTEN];
+    int nls;
+};
+
+static volatile sig_atomic_t got_signal;
+static void on_signal(int sig) { got_signal = sig; }
+
+/* ---- the lab lock file: one server per lab ----
+ * flock(2) on the lab file itself: no extra file, released by the kernel
+ * if the process dies, and independent of SQLite's fcntl locks on Linux.
+ * The descriptor stays open until after SQLite is closed, as closing any
+ * descriptor of the file would drop SQLite's POSIX locks. */
+static int lock_lab(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "mdsim: cannot open %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        fprintf(stderr, "mdsim: %s is already served by another `mdsim serve`; stop it first\n", path);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* ---- addresses and listeners ---- */
+
+static bool is_loopback(const struct sockaddr *sa)
+{
+    if (sa->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+    if (sa->sa_family == AF_INET6)
+        return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+    return false;
+}
+
+static struct addrinfo *resolve(const char *addr)
+{
+    struct addrinfo hints = {0}, *ai = NULL;
+    hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE;
+    hints.ai_socktype = SOCK_STREAM;
+    int rc = getaddrinfo(addr, "0", &hints, &ai);
+    if (rc != 0) {
+        fprintf(stderr, "mdsim: --bind %s: %s (give a numeric address)\n", addr, gai_strerror(rc));
+        return NULL;
+    }
+    return ai;
+}
+
+static int listen_on(const struct addrinfo *ai, int port)
+{
+    struct sockaddr_storage ss;
+    memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
+    if (ss.ss_family == AF_INET)
+        ((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
+    else
+        ((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)port);
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+    if (fd < 0)
+        return -1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&ss, ai->ai_addrlen) != 0 || listen(fd, 64) != 0) {
+        fprintf(stderr, "mdsim: cannot listen on port %d: %s\n", port, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static bool open_listeners(struct server *sv, const struct addrinfo *ai, const struct serve_opts *o)
+{
+    int n = lab_switch_count(sv->lab);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++) {
+            int port = (k ? o->ssh_base : o->telnet_base) + i;
+            int fd = port > 0 && port < 65536 ? listen_on(ai, port) : -1;
+            if (fd < 0)
+                return false;
+            sv->ls[sv->nls++] = (struct listener){fd, i, k == 1};
+        }
+    return true;
+}
+
+static void print_ports(struct server *sv, const char *addr, const struct serve_opts *o)
+{
+    printf("%-10s %-10s %-22s %s\n", "Switch", "Hostname", "telnet", "ssh");
+    for (int i = 0; i < lab_switch_count(sv->lab); i++) {
+        char t[64], s[64];
+        snprintf(t, sizeof t, "%s:%d", addr, o->telnet_base + i);
+        snprintf(s, sizeof s, "%s:%d", addr, o->ssh_base + i);
+        printf("%-10s %-10s %-22s %s\n", lab_switch_name(sv->lab, i), lab_hostname(sv->lab, i), t, s);
+    }
+    fflush(stdout);
+}
+
+/* ---- connections ---- */
+
+static void conn_unlist(struct conn *c)
+{
+    struct server *sv = c->srv;
+    pthread_mutex_lock(&sv->mu);
+    for (struct conn **p = &sv->conns; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    close(c->wake_fd);
+    if (--sv->nconns == 0)
+        pthread_cond_broadcast(&sv->idle);
+    pthread_mutex_unlock(&sv->mu);
+}
+
+static void *conn_main(void *arg)
+{
+    struct conn *c = arg;
+    struct server *sv = c->srv;
+    fprintf(stderr, "mdsim serve: %s connection to %s from %s\n", c->ssh ? "ssh" : "telnet",
+            lab_switch_name(sv->lab, c->sw), c->from);
+    if (c->ssh)
+        ssh_serve(sv->ssh, c->fd, c->from, &sv->topts[c->sw]);
+    else
+        telnet_serve(c->fd, c->from, &sv->topts[c->sw]);
+    fprintf(stderr, "mdsim serve: %s connection from %s closed\n", c->ssh ? "ssh" : "telnet", c->from);
+    conn_unlist(c);
+    free(c);
+    return NULL;
+}
+
+static void peer_name(const struct sockaddr_storage *ss, socklen_t len, char *buf, size_t n)
+{
+    if (getnameinfo((const struct sockaddr *)ss, len, buf, (socklen_t)n, NULL, 0, NI_NUMERICHOST) != 0)
+        snprintf(buf, n, "?");
+}
+
+/* A peer that stops reading must not hold a thread for ever in send(). */
+static void set_send_timeout(int fd)
+{
+    struct timeval tv = {SEND_TIMEOUT_S, 0};
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+static void accept_one(struct server *sv, const struct listener *l)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    int fd = accept4(l->fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct conn *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    *c = (struct conn){sv, fd, dup(fd), l->sw, l->ssh, "", NULL};
+    peer_name(&ss, len, c->from, sizeof c->from);
+    set_send_timeout(fd);
+    pthread_mutex_lock(&sv->mu);
+    bool full = sv->nconns >= MAX_CONNS || c->wake_fd < 0;
+    if (!full) {
+        c->next = sv->conns;
+        sv->conns = c;
+        sv->nconns++;
+    }
+    pthread_mutex_unlock(&sv->mu);
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (full || pthread_create(&th, &attr, conn_main, c) != 0) {
+        fprintf(stderr, "mdsim serve: refusing a connection from %s: too many sessions\n", c->from);
+        if (!full)
+            conn_unlist(c);
+        else if (c->wake_fd >= 0)
+            close(c->wake_fd);
+        close(fd);
+        free(c);
+    }
+    pthread_attr_destroy(&attr);
+}
+
+/* ---- run and stop ---- */
+
+static void accept_loop(struct server *sv, const sigset_t *unblocked)
+{
+    struct pollfd p[2 * MAX_LISTEN];
+    for (int i = 0; i < sv->nls; i++)
+        p[i] = (struct pollfd){sv->ls[i].fd, POLLIN, 0};
+    while (!got_signal) {
+        int n = ppoll(p, (nfds_t)sv->nls, NULL, unblocked);
+        for (int i = 0; n > 0 && i < sv->nls; i++)
+            if (p[i].revents & POLLIN)
+                accept_one(sv, &sv->ls[i]);
+    }
+}
+
+/* Wakes every connection and waits, bounded, for their threads to end. */
+static void drain(struct server *sv)
+{
+    atomic_store(&sv->stop, true);
+    for (int i = 0; i < sv->nls; i++)
+        close(sv->ls[i].fd);
+    pthread_mutex_lock(&sv->mu);
+    for (struct conn *c = sv->conns; c; c = c->next)
+        shutdown(c->wake_fd, SHUT_RDWR);
+    struct timespec end;
+    clock_gettime(CLOCK_REALTIME, &end);
+    end.tv_sec += DRAIN_SECONDS;
+    while (sv->nconns > 0 && pthread_cond_timedwait(&sv->idle, &sv->mu, &end) == 0)
+        ;
+    int left = sv->nconns;
+    pthread_mutex_unlock(&sv->mu);
+    if (left)
+        fprintf(stderr, "mdsim serve: %d sessions did not end in time\n", left);
+}
+
+static bool refuse_default_admin(struct server *sv, const struct addrinfo *ai, const char *addr)
+{
+    if (is_loopback(ai->ai_addr) || !user_default_admin_left(sv->lab))
+        return false;
+    fprintf(stderr,
+            "mdsim: refusing to serve on %s while user admin still has the default password;\n"
+            "       set one on every switch first (configure, username admin password NEW)\n",
+            addr);
+    return true;
+}
+
+static void init_term_opts(struct server *sv, const struct serve_opts *o)
+{
+    for (int i = 0; i < lab_switch_count(sv->lab); i++)
+        sv->topts[i] = (struct term_opts){.lab = sv->lab, .sw = i, .idle_timeout = o->idle_timeout,
+                                          .stop = &sv->stop};
+}
+
+static int serve_lab(struct server *sv, const struct serve_opts *o, const struct addrinfo *ai)
+{
+    char err[256] = "";
+    if (refuse_default_admin(sv, ai, o->bind))
+        return 1;
+    if (lab_switch_count(sv->lab) > MAX_LISTEN) {
+        fprintf(stderr, "mdsim: a lab of more than %d switches cannot be served\n", MAX_LISTEN);
+        return 1;
+    }
+    session_grammar(); /* built once here, before threads race to build it */
+    if (!(sv->ssh = ssh_server_new(sv->lab, err, sizeof err))) {
+        fprintf(stderr, "mdsim: %s\n", err);
+        return 1;
+    }
+    init_term_opts(sv, o);
+    if (!open_listeners(sv, ai, o))
+        return 1;
+    lab_set_realtime(sv->lab, o->speed);
+    print_ports(sv, o->bind, o);
+    sigset_t block, unblocked;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &unblocked); /* threads inherit the block */
+    sigdelset(&unblocked, SIGINT);
+    sigdelset(&unblocked, SIGTERM);
+    fprintf(stderr, "mdsim serve: ready (clock x%g)\n", o->speed);
+    accept_loop(sv, &unblocked);
+    fprintf(stderr, "mdsim serve: signal %d, stopping\n", (int)got_signal);
+    drain(sv);
+    return sv->nconns ? 1 : 0;
+}
+
+int serve_run(struct lab *lab, const char *db_path, const struct serve_opts *o)
+{
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    int lockfd = lock_lab(db_path);
+    if (lockfd < 0)
+        return 1;
+    struct addrinfo *ai = resolve(o->bind);
+    if (!ai) {
+        close(lockfd);
+        return 2;
+    }
+    struct server *sv = calloc(1, sizeof *sv);
+    if (!sv)
+        abort();
+    sv->lab = lab;
+    pthread_mutex_init(&sv->mu, NULL);
+    pthread_cond_init(&sv->idle, NULL);
+    ssh_init();
+    int rc = serve_lab(sv, o, ai);
+    bool clean = sv->nconns == 0;
+    if (!clean) /* threads still hold the lab: leave it to exit(2) */
+        _exit(rc);
+    for (int i = 0; i < sv->nls && !atomic_load(&sv->stop); i++)
+        close(sv->ls[i].fd);
+    ssh_server_free(sv->ssh);
+    ssh_finalize();
+    pthread_cond_destroy(&sv->idle);
+    pthread_mutex_destroy(&sv->mu);
+    free(sv);
+    freeaddrinfo(ai);
+    /* the caller closes the lab; the lock goes with the process */
+    (void)lockfd;
+    return rc;
+}

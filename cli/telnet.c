@@ -1,0 +1,753 @@
+/*
+ * The served terminal. libcli (1.10.7) is not used for the line
+ * discipline: its cli_loop owns `?` and Tab and answers them from its own
+ * command tree, has no pager, and its idle callback does not run while a
+ * user types. The grammar must answer `?`, Tab and errors, so this file
+ * does the small part libcli would have done: telnet negotiation, echo,
+ * editing keys and history. Everything else is the session's.
+ */
+#include "telnet.h"
+#include "lab/lab.h"
+#include "lab/sessions.h"
+#include "user/user.h"
+#include <poll.h>
+#include <sys/socket.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+    LINE_CAP = 8192, /* longer input is cut here; the session then refuses it */
+    HIST_MAX = 64,
+    SLICE_MS = 200, /* how often a waiting thread looks at the stop flag */
+    KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_DEL,
+    KEY_GONE = -1,
+};
+
+/* Telnet commands and options (RFC 854, 857, 858, 1073). */
+enum {
+    T_SE = 240, T_NOP = 241, T_BRK = 243, T_IP = 244, T_AYT = 246, T_SB = 250,
+    T_WILL = 251, T_WONT = 252, T_DO = 253, T_DONT = 254, T_IAC = 255,
+    O_ECHO = 1, O_SGA = 3, O_NAWS = 31,
+};
+
+struct term {
+    struct term_transport tr;
+    struct term_opts o;
+    struct session s;
+    struct labsess reg;
+    bool registered, gone;
+    unsigned char in[1024];
+    size_t in_len, in_pos;
+    bool after_cr;           /* swallow the LF or NUL telnet sends after CR */
+    unsigned char replied[256]; /* options answered once, so peers cannot loop us */
+    char line[LINE_CAP + 1];
+    size_t len, cur;
+    char *hist[HIST_MAX];
+    int nhist, hpos;
+    time_t last_input;
+};
+
+/* ---- output ---- */
+
+static void raw_write(struct term *t, const void *p, size_t n)
+{
+    if (!t->gone && n && t->tr.write(t->tr.ctx, p, n) < 0)
+        t->gone = true;
+}
+
+/* Session text to the wire: "\n" becomes CR LF, and telnet doubles 0xFF. */
+static void term_out(struct term *t, const char *s, size_t n)
+{
+    char buf[512];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k > sizeof buf - 4) {
+            raw_write(t, buf, k);
+            k = 0;
+        }
+        if (s[i] == '\n' && (t->o.interactive || t->o.telnet))
+            buf[k++] = '\r';
+        else if ((unsigned char)s[i] == T_IAC && t->o.telnet)
+            buf[k++] = (char)T_IAC;
+        buf[k++] = s[i];
+    }
+    raw_write(t, buf, k);
+}
+
+static void term_puts(struct term *t, const char *s) { term_out(t, s, strlen(s)); }
+
+static void put_prompt(struct term *t)
+{
+    char p[128];
+    session_prompt(&t->s, p, sizeof p);
+    term_puts(t, p);
+}
+
+/* ---- input: bytes, telnet commands, keys ---- */
+
+static bool stopping(const struct term *t) { return t->o.stop && atomic_load(t->o.stop); }
+
+/* The next byte off the wire, waiting in slices so that shutdown and the
+ * idle timeout are noticed while a user thinks. */
+static int raw_getc(struct term *t)
+{
+    while (t->in_pos == t->in_len) {
+        if (t->gone || stopping(t))
+            return KEY_GONE;
+        if (t->o.idle_timeout && time(NULL) - t->last_input >= t->o.idle_timeout) {
+            term_puts(t, "\nIdle timeout, logging out.\n");
+            t->gone = true;
+            return KEY_GONE;
+        }
+        int n = t->tr.read(t->tr.ctx, t->in, sizeof t->in, SLICE_MS);
+        if (n < 0)
+            t->gone = true;
+        if (n > 0) {
+            t->in_len = (size_t)n;
+            t->in_pos = 0;
+            t->last_input = time(NULL);
+        }
+    }
+    return t->in[t->in_pos++];
+}
+
+static void tn_send(struct term *t, int cmd, int opt)
+{
+    unsigned char m[3] = {T_IAC, (unsigned char)cmd, (unsigned char)opt};
+    raw_write(t, m, 3);
+}
+
+/* We offered WILL ECHO, WILL SGA and DO NAWS; anything else the peer asks
+ * for or offers is declined, once per option. */
+static void tn_negotiate(struct term *t, int cmd, int opt)
+{
+    bool ours = (cmd == T_DO && (opt == O_ECHO || opt == O_SGA)) || (cmd == T_WILL && opt == O_NAWS);
+    if (ours || cmd == T_WONT || cmd == T_DONT || t->replied[opt])
+        return;
+    t->replied[opt] = 1;
+    tn_send(t, cmd == T_DO ? T_WONT : T_DONT, opt);
+}
+
+/* IAC SB ... IAC SE: only NAWS (window size) is used. Bounded, so a peer
+ * that never sends SE costs nothing but its own session. */
+static void tn_subneg(struct term *t)
+{
+    unsigned char sb[16];
+    size_t n = 0;
+    for (int guard = 0; guard < 1024; guard++) {
+        int c = raw_getc(t);
+        if (c == KEY_GONE)
+            return;
+        if (c == T_IAC) {
+            c = raw_getc(t);
+            if (c == T_SE || c == KEY_GONE)
+                break;
+        }
+        if (n < sizeof sb)
+            sb[n++] = (unsigned char)c;
+    }
+    if (n == 5 && sb[0] == O_NAWS)
+        term_set_window(t, sb[3] << 8 | sb[4], sb[1] << 8 | sb[2]);
+}
+
+/* A data byte, with telnet commands handled on the way. */
+static int data_getc(struct term *t)
+{
+    for (;;) {
+        int c = raw_getc(t);
+        if (c != T_IAC || !t->o.telnet)
+            return c;
+        int cmd = raw_getc(t);
+        if (cmd == T_IAC || cmd == KEY_GONE)
+            return cmd;
+        if (cmd >= T_WILL && cmd <= T_DONT) {
+            int opt = raw_getc(t);
+            if (opt == KEY_GONE)
+                return opt;
+            tn_negotiate(t, cmd, opt);
+        } else if (cmd == T_SB) {
+            tn_subneg(t);
+        } else if (cmd == T_IP || cmd == T_BRK) {
+            return 3; /* interrupt: as Ctrl-C */
+        } else if (cmd == T_AYT) {
+            term_puts(t, "\n[yes]\n");
+        }
+    }
+}
+
+/* ESC [ A and friends; unknown sequences are swallowed whole. */
+static int escape_key(struct term *t)
+{
+    int c = data_getc(t);
+    if (c != '[' && c != 'O')
+        return c == KEY_GONE ? c : 0;
+    int num = 0;
+    while ((c = data_getc(t)) >= '0' && c <= '9')
+        num = num * 10 + (c - '0');
+    switch (c) {
+    case 'A': return KEY_UP;
+    case 'B': return KEY_DOWN;
+    case 'C': return KEY_RIGHT;
+    case 'D': return KEY_LEFT;
+    case 'H': return KEY_HOME;
+    case 'F': return KEY_END;
+    case '~': return num == 3 ? KEY_DEL : num == 1 ? KEY_HOME : num == 4 ? KEY_END : 0;
+    default: return c == KEY_GONE ? c : 0;
+    }
+}
+
+/* A key: CR, CR LF, CR NUL and LF all give one '\r'. */
+static int term_key(struct term *t)
+{
+    for (;;) {
+        int c = data_getc(t);
+        bool swallow = t->after_cr && (c == '\n' || c == 0);
+        t->after_cr = c == '\r';
+        if (swallow)
+            continue;
+        if (c == '\n')
+            return '\r';
+        if (c == 27)
+            return escape_key(t);
+        return c;
+    }
+}
+
+/* ---- session callbacks ---- */
+
+static void io_write(void *ctx, const char *s, size_t n) { term_out(ctx, s, n); }
+
+static int io_more(void *ctx, int page)
+{
+    struct term *t = ctx;
+    term_puts(t, "--More--");
+    int c = term_key(t);
+    term_puts(t, "\r        \r");
+    if (c == ' ')
+        return page;
+    return c == '\r' ? 1 : 0;
+}
+
+/* A yes/no answer typed as a short line. It runs under the lab lock (the
+ * handler asks), so the idle timeout bounds how long others wait. */
+static bool io_confirm(void *ctx, const char *q)
+{
+    struct term *t = ctx;
+    char ans[8];
+    size_t n = 0;
+    (void)q;
+    for (;;) {
+        int c = term_key(t);
+        if (c == KEY_GONE || c == 3)
+            return false;
+        if (c == '\r')
+            break;
+        if (c >= ' ' && c < 127 && n < sizeof ans - 1) {
+            ans[n++] = (char)c;
+            raw_write(t, &ans[n - 1], 1);
+        }
+    }
+    term_puts(t, "\n");
+    return n > 0 && (ans[0] == 'y' || ans[0] == 'Y');
+}
+
+/* ---- life cycle ---- */
+
+struct term *term_new(const struct term_transport *tr, const struct term_opts *o)
+{
+    struct term *t = calloc(1, sizeof *t);
+    if (!t)
+        abort();
+    t->tr = *tr;
+    t->o = *o;
+    t->last_input = time(NULL);
+    session_init(&t->s, o->lab, o->sw, (struct session_io){io_write, NULL, NULL, t});
+    if (o->interactive) {
+        t->s.io.more = io_more;
+        t->s.io.confirm = io_confirm;
+        t->s.interactive = true;
+    }
+    term_set_window(t, o->rows, o->cols);
+    return t;
+}
+
+void term_set_window(struct term *t, int rows, int cols)
+{
+    if (rows > 0 && rows <= 511)
+        t->s.term_length = rows;
+    if (cols >= 24 && cols <= 511)
+        t->s.term_width = cols;
+}
+
+static void unregister(struct term *t)
+{
+    if (!t->registered)
+        return;
+    lab_lock(t->o.lab);
+    labsess_remove(t->o.lab, &t->reg);
+    lab_unlock(t->o.lab);
+    t->registered = false;
+}
+
+void term_free(struct term *t)
+{
+    if (!t)
+        return;
+    unregister(t);
+    for (int i = 0; i < t->nhist; i++)
+        free(t->hist[i]);
+    session_free(&t->s);
+    free(t);
+}
+
+static void start_session(struct term *t, const char *user, enum role role)
+{
+    snprintf(t->s.user, sizeof t->s.user, "%s", user);
+    t->s.role = role;
+    memset(&t->reg, 0, sizeof t->reg);
+    t->reg.s = &t->s;
+    t->reg.sw = t->o.sw;
+    snprintf(t->reg.user, sizeof t->reg.user, "%s", user);
+    snprintf(t->reg.from, sizeof t->reg.from, "%s", t->o.from);
+    snprintf(t->reg.kind, sizeof t->reg.kind, "%s", t->o.kind);
+    lab_lock(t->o.lab);
+    labsess_add(t->o.lab, &t->reg);
+    lab_unlock(t->o.lab);
+    t->registered = true;
+}
+
+static int run_command(struct term *t, const char *line)
+{
+    lab_lock(t->o.lab);
+    labsess_touch(t->o.lab, &t->reg);
+    lab_unlock(t->o.lab);
+    return session_exec(&t->s, line);
+}
+
+int term_exec(struct term *t, const char *user, enum role role, const char *line)
+{
+    start_session(t, user, role);
+    t->s.io.more = NULL; /* nobody to press space: the whole output */
+    return run_command(t, line);
+}
+
+/* ---- login ---- */
+
+/* A line typed at the login prompts, echoed or not. */
+static bool read_field(struct term *t, char *buf, size_t n, bool echo)
+{
+    size_t k = 0;
+    for (;;) {
+        int c = term_key(t);
+        if (c == KEY_GONE || c == 3 || c == 4)
+            return false;
+        if (c == '\r')
+            break;
+        if ((c == 127 || c == 8) && k > 0) {
+            k--;
+            if (echo)
+                term_puts(t, "\b \b");
+        } else if (c >= ' ' && c < 127 && k < n - 1) {
+            buf[k++] = (char)c;
+            if (echo)
+                raw_write(t, &buf[k - 1], 1);
+        }
+    }
+    buf[k] = '\0';
+    term_puts(t, "\n");
+    return true;
+}
+
+bool term_login(struct term *t, char *user, size_t n, enum role *role)
+{
+    char pass[128], prompt[64];
+    snprintf(prompt, sizeof prompt, "%s login: ", lab_hostname(t->o.lab, t->o.sw));
+    term_puts(t, "\nUser Access Verification\n");
+    for (int tries = 0; tries < 3; tries++) {
+        unsigned delay = 0;
+        term_puts(t, prompt);
+        if (!read_field(t, user, n, true))
+            return false;
+        term_puts(t, "Password: ");
+        if (!read_field(t, pass, sizeof pass, false))
+            return false;
+        bool ok = user_login(t->o.lab, t->o.sw, user, pass, role, &delay);
+        memset(pass, 0, sizeof pass);
+        if (ok)
+            return true;
+        fprintf(stderr, "mdsim serve: failed %s login as '%s' from %s\n", t->o.kind, user, t->o.from);
+        usleep(delay * 1000u);
+        term_puts(t, "Login incorrect\n");
+    }
+    return false;
+}
+
+/* ---- line editing ----
+ * Redrawing uses only backspace and reprinting, which every terminal
+ * understands; no cursor-addressing escapes. */
+
+static void back(struct term *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        raw_write(t, "\b", 1);
+}
+
+/* Shows line[from..len] and pads over `erase` old characters, then puts
+ * the cursor back at cur. */
+static void redraw_tail(struct term *t, size_t from, size_t erase)
+{
+    raw_write(t, t->line + from, t->len - from);
+    for (size_t i = 0; i < erase; i++)
+        raw_write(t, " ", 1);
+    back(t, t->len - from + erase - (t->cur - from));
+}
+
+static void insert_text(struct term *t, const char *s, size_t n)
+{
+    if (n > LINE_CAP - t->len)
+        n = LINE_CAP - t->len;
+    memmove(t->line + t->cur + n, t->line + t->cur, t->len - t->cur);
+    memcpy(t->line + t->cur, s, n);
+    t->len += n;
+    t->cur += n;
+    t->line[t->len] = '\0';
+    if (t->o.interactive) {
+        raw_write(t, t->line + t->cur - n, n);
+        redraw_tail(t, t->cur, 0);
+    }
+}
+
+/* Deletes n characters before the cursor. */
+static void delete_back(struct term *t, size_t n)
+{
+    if (n > t->cur)
+        n = t->cur;
+    memmove(t->line + t->cur - n, t->line + t->cur, t->len - t->cur);
+    back(t, n);
+    t->cur -= n;
+    t->len -= n;
+    t->line[t->len] = '\0';
+    redraw_tail(t, t->cur, n);
+}
+
+static void move_to(struct term *t, size_t pos)
+{
+    if (pos < t->cur)
+        back(t, t->cur - pos);
+    else
+        raw_write(t, t->line + t->cur, pos - t->cur);
+    t->cur = pos;
+}
+
+static void replace_line(struct term *t, const char *s)
+{
+    size_t old = t->len;
+    move_to(t, 0);
+    snprintf(t->line, sizeof t->line, "%s", s);
+    t->len = t->cur = strlen(t->line);
+    raw_write(t, t->line, t->len);
+    t->cur = t->len;
+    if (old > t->len) {
+        for (size_t i = t->len; i < old; i++)
+            raw_write(t, " ", 1);
+        back(t, old - t->len);
+    }
+}
+
+static void history_add(struct term *t, const char *line)
+{
+    if (!*line || (t->nhist && strcmp(t->hist[t->nhist - 1], line) == 0))
+        return;
+    if (t->nhist == HIST_MAX) {
+        free(t->hist[0]);
+        memmove(t->hist, t->hist + 1, sizeof t->hist[0] * (HIST_MAX - 1));
+        t->nhist--;
+    }
+    if (!(t->hist[t->nhist++] = strdup(line)))
+        abort();
+}
+
+static void history_step(struct term *t, int dir)
+{
+    int to = t->hpos + dir;
+    if (to < 0 || to > t->nhist)
+        return;
+    t->hpos = to;
+    replace_line(t, to == t->nhist ? "" : t->hist[to]);
+}
+
+static void redisplay(struct term *t)
+{
+    put_prompt(t);
+    raw_write(t, t->line, t->len);
+    back(t, t->len - t->cur);
+}
+
+/* `?`: the session's help for the line so far, then the line again. */
+static void key_help(struct term *t)
+{
+    term_puts(t, "?\n");
+    char *upto = strndup(t->line, t->len);
+    if (!upto)
+        abort();
+    session_help(&t->s, upto);
+    free(upto);
+    redisplay(t);
+}
+
+static size_t common_prefix(char **v, int n)
+{
+    size_t k = strlen(v[0]);
+    for (int i = 1; i < n; i++) {
+        size_t j = 0;
+        while (j < k && v[i][j] == v[0][j])
+            j++;
+        k = j;
+    }
+    return k;
+}
+
+static void list_candidates(struct term *t, char **v, int n)
+{
+    term_puts(t, "\n");
+    for (int i = 0; i < n; i++) {
+        char cell[64];
+        snprintf(cell, sizeof cell, "%-20s", v[i]);
+        term_puts(t, cell);
+        if (i % 4 == 3 || i == n - 1)
+            term_puts(t, "\n");
+    }
+    redisplay(t);
+}
+
+/* Tab: complete the word at the cursor from the session's candidates. */
+static void key_tab(struct term *t)
+{
+    char **v;
+    char *upto = strndup(t->line, t->cur);
+    if (!upto)
+        abort();
+    int n = session_complete(&t->s, upto, &v);
+    size_t ws = t->cur;
+    while (ws > 0 && t->line[ws - 1] != ' ')
+        ws--;
+    size_t typed = t->cur - ws;
+    size_t k = n ? common_prefix(v, n) : 0;
+    if (n == 1) {
+        insert_text(t, v[0] + typed, strlen(v[0]) - typed);
+        insert_text(t, " ", 1);
+    } else if (n > 1 && k > typed) {
+        insert_text(t, v[0] + typed, k - typed);
+    } else if (n > 1) {
+        list_candidates(t, v, n);
+    }
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    free(upto);
+}
+
+/* Ctrl-Z: back to exec mode, as `end` would; at exec, a fresh prompt. */
+static bool key_ctrl_z(struct term *t)
+{
+    if (t->s.mode == MODE_EXEC) {
+        t->len = t->cur = 0;
+        term_puts(t, "\n");
+        put_prompt(t);
+        return false;
+    }
+    replace_line(t, "end");
+    return true;
+}
+
+/* Applies one editing key; true when the line is complete. */
+static bool edit_key(struct term *t, int c)
+{
+    switch (c) {
+    case '\r': return true;
+    case 26: return key_ctrl_z(t);
+    case 3: /* Ctrl-C: drop the line */
+        t->len = t->cur = 0;
+        term_puts(t, "\n");
+        put_prompt(t);
+        return false;
+    case '?': key_help(t); return false;
+    case '\t': key_tab(t); return false;
+    case 127: case 8: delete_back(t, 1); return false;
+    case 1: case KEY_HOME: move_to(t, 0); return false;
+    case 5: case KEY_END: move_to(t, t->len); return false;
+    case 2: case KEY_LEFT: if (t->cur) move_to(t, t->cur - 1); return false;
+    case 6: case KEY_RIGHT: if (t->cur < t->len) move_to(t, t->cur + 1); return false;
+    case 16: case KEY_UP: history_step(t, -1); return false;
+    case 14: case KEY_DOWN: history_step(t, 1); return false;
+    case 4: case KEY_DEL:
+        if (t->cur < t->len) {
+            move_to(t, t->cur + 1);
+            delete_back(t, 1);
+        }
+        return false;
+    case 21: delete_back(t, t->cur); return false; /* Ctrl-U */
+    case 11: { /* Ctrl-K: erase to the end of the line */
+        size_t old = t->len;
+        t->len = t->cur;
+        t->line[t->len] = '\0';
+        redraw_tail(t, t->cur, old - t->cur);
+        return false;
+    }
+    case 23: { /* Ctrl-W: the word before the cursor */
+        size_t p = t->cur;
+        while (p && t->line[p - 1] == ' ')
+            p--;
+        while (p && t->line[p - 1] != ' ')
+            p--;
+        delete_back(t, t->cur - p);
+        return false;
+    }
+    case 12: term_puts(t, "\n"); redisplay(t); return false;
+    default:
+        if (c >= ' ' && c < 256 && c != 127) {
+            char ch = (char)c;
+            insert_text(t, &ch, 1);
+        }
+        return false;
+    }
+}
+
+/* Reads one edited line into t->line; false when the peer is gone. */
+static bool read_line(struct term *t)
+{
+    t->len = t->cur = 0;
+    t->line[0] = '\0';
+    t->hpos = t->nhist;
+    for (;;) {
+        int c = term_key(t);
+        if (c == KEY_GONE)
+            return false;
+        if (edit_key(t, c))
+            break;
+    }
+    t->line[t->len] = '\0';
+    term_puts(t, "\n");
+    return true;
+}
+
+/* ---- the two ways to run a shell ---- */
+
+static void shell_interactive(struct term *t)
+{
+    put_prompt(t);
+    while (!t->s.closed && read_line(t)) {
+        history_add(t, t->line);
+        run_command(t, t->line);
+        if (!t->s.closed)
+            put_prompt(t);
+    }
+}
+
+/* A plain line for the batch mode: no echo, no editing; an over-long line
+ * is kept cut so that the session refuses it. */
+static bool read_plain(struct term *t)
+{
+    t->len = 0;
+    for (;;) {
+        int c = data_getc(t);
+        if (c == KEY_GONE)
+            return t->len > 0;
+        if (c == '\n')
+            break;
+        if (c != '\r' && t->len < LINE_CAP)
+            t->line[t->len++] = (char)c;
+    }
+    t->line[t->len] = '\0';
+    return true;
+}
+
+/* No terminal at the other end (ssh -T < script): the transcript that
+ * `mdsim replay` prints for the same lines, so the two can be compared. */
+static void shell_batch(struct term *t)
+{
+    while (!t->s.closed && read_plain(t)) {
+        if (t->line[0] == '!' && (t->line[1] == ' ' || !t->line[1]))
+            continue; /* a comment, as replay skips it */
+        put_prompt(t);
+        term_out(t, t->line, t->len);
+        term_puts(t, "\n");
+        if (t->len && t->line[t->len - 1] == '?') {
+            t->line[t->len - 1] = '\0';
+            session_help(&t->s, t->line);
+        } else {
+            run_command(t, t->line);
+        }
+    }
+}
+
+void term_shell(struct term *t, const char *user, enum role role)
+{
+    start_session(t, user, role);
+    if (t->o.interactive)
+        shell_interactive(t);
+    else
+        shell_batch(t);
+    unregister(t);
+}
+
+/* ---- telnet transport ---- */
+
+struct tn_sock {
+    int fd;
+};
+
+static int sock_read(void *ctx, unsigned char *buf, size_t n, int timeout_ms)
+{
+    struct tn_sock *k = ctx;
+    struct pollfd p = {k->fd, POLLIN, 0};
+    int r = poll(&p, 1, timeout_ms);
+    if (r <= 0)
+        return 0; /* EINTR counts as "nothing yet" */
+    ssize_t got = read(k->fd, buf, n);
+    return got > 0 ? (int)got : -1;
+}
+
+static int sock_write(void *ctx, const void *buf, size_t n)
+{
+    struct tn_sock *k = ctx;
+    const char *p = buf;
+    while (n) {
+        ssize_t w = send(k->fd, p, n, MSG_NOSIGNAL);
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static const char banner[] = "Cisco Nexus Operating System (NX-OS) Software\n"
+                             "TAC support: http://www.cisco.com/tac\n"
+                             "Copyright (c) 2002-2026, Cisco Systems, Inc. All rights reserved.\n";
+
+void telnet_serve(int fd, const char *from, const struct term_opts *o)
+{
+    struct tn_sock k = {fd};
+    struct term_transport tr = {sock_read, sock_write, &k};
+    struct term_opts opts = *o;
+    opts.kind = "telnet";
+    opts.telnet = true;
+    opts.interactive = true;
+    opts.from = from;
+    struct term *t = term_new(&tr, &opts);
+    char user[USER_NAME_MAX + 1];
+    enum role role;
+    tn_send(t, T_WILL, O_ECHO);
+    tn_send(t, T_WILL, O_SGA);
+    tn_send(t, T_DO, O_NAWS);
+    if (term_login(t, user, sizeof user, &role)) {
+        term_puts(t, banner);
+        term_shell(t, user, role);
+    }
+    term_free(t);
+    close(fd);
+}

@@ -1,0 +1,466 @@
+/*
+ * mdsim_client: drives one telnet or SSH (pty) session of `mdsim serve`
+ * from a script on stdin, like a person would, and prints the transcript
+ * `mdsim replay` prints for the same script: prompt, command, output.
+ * Echo and redisplay are stripped, so the two can be compared byte for
+ * byte. Also the load generator of the tests and the benchmark.
+ *
+ * usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS]
+ *                     [-L FILE] [-t NAME,NAME...] HOST PORT < script
+ *   -s  SSH with a pty (libssh) instead of telnet
+ *   -t  stdin is a captured transcript of the lab's switches NAME,... (ports
+ *       PORT, PORT+1, ...): lines with a prompt run on the switch it names,
+ *       other lines are output and skipped, as `mdsim replay` does
+ *   -q  do not print the transcript      -e  exit 1 when a line starts with '%'
+ *   -x  keep the pager (no hidden `terminal length 0` first)
+ *   -d  run the script again and again for SECONDS
+ *   -L  append each command's latency in microseconds to FILE
+ * Exit: 0 ok, 1 a command failed (-e), 2 no connection, login or answer.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <libssh/libssh.h>
+
+enum { WAIT_MS = 15000 };
+
+struct conn {
+    bool ssh;
+    int fd;
+    ssh_session ses;
+    ssh_channel chan;
+    char *buf; /* received, telnet commands removed */
+    size_t len, cap;
+    char prompt[256]; /* the last prompt the server showed */
+    bool gone;        /* the server ended the session (`exit`) */
+};
+
+static void die(const char *what)
+{
+    fprintf(stderr, "mdsim_client: %s\n", what);
+    exit(2);
+}
+
+static void put(struct conn *c, const void *p, size_t n)
+{
+    if (c->ssh ? ssh_channel_write(c->chan, p, (uint32_t)n) != (int)n
+               : send(c->fd, p, n, MSG_NOSIGNAL) != (ssize_t)n)
+        die("connection lost while sending");
+}
+
+static void keep(struct conn *c, char ch)
+{
+    if (c->len + 2 > c->cap && !(c->buf = realloc(c->buf, c->cap = c->cap * 2 + 4096)))
+        abort();
+    c->buf[c->len++] = ch;
+    c->buf[c->len] = '\0';
+}
+
+/* Telnet: answer the server's offers (accept ECHO and SGA, refuse the
+ * rest) and keep only data bytes. */
+static void telnet_filter(struct conn *c, const unsigned char *p, int n)
+{
+    static int state, cmd;
+    for (int i = 0; i < n; i++) {
+        unsigned char b = p[i];
+        if (state == 0 && b == 255) {
+            state = 1;
+        } else if (state == 1) {
+            state = b >= 251 && b <= 254 ? 2 : 0;
+            cmd = b;
+            if (b == 255)
+                keep(c, (char)b);
+        } else if (state == 2) {
+            unsigned char r[3] = {255, 0, b};
+            r[1] = (unsigned char)(cmd == 251 ? (b == 1 || b == 3 ? 253 : 254) : cmd == 253 ? 252 : 0);
+            if (r[1])
+                put(c, r, 3);
+            state = 0;
+        } else {
+            keep(c, (char)b);
+        }
+    }
+}
+
+/* Reads what arrives within ms; false when the peer is gone. */
+static bool pump(struct conn *c, int ms)
+{
+    unsigned char tmp[16384];
+    int n;
+    if (c->ssh) {
+        n = ssh_channel_read_timeout(c->chan, tmp, sizeof tmp, 0, ms);
+        if (n == SSH_ERROR || (n == 0 && ssh_channel_is_eof(c->chan)))
+            return false;
+        for (int i = 0; i < n; i++)
+            keep(c, (char)tmp[i]);
+        return true;
+    }
+    struct pollfd pf = {c->fd, POLLIN, 0};
+    if (poll(&pf, 1, ms) <= 0)
+        return true;
+    n = (int)read(c->fd, tmp, sizeof tmp);
+    if (n <= 0)
+        return false;
+    telnet_filter(c, tmp, n);
+    return true;
+}
+
+static long long now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static bool ends_with(const struct conn *c, const char *s)
+{
+    size_t n = strlen(s);
+    return c->len >= n && memcmp(c->buf + c->len - n, s, n) == 0;
+}
+
+/* A prompt ends the buffer: HOST# or HOST(mode)# after the last newline. */
+static size_t prompt_at_end(const struct conn *c)
+{
+    if (!ends_with(c, "# "))
+        return 0;
+    size_t start = c->len - 2;
+    while (start > 0 && c->buf[start - 1] != '\n' && c->buf[start - 1] != '\r')
+        start--;
+    const char *p = c->buf + start;
+    if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+        return 0;
+    for (const char *q = p; q < c->buf + c->len - 2; q++)
+        if (*q == ' ' || *q == '\b')
+            return 0;
+    return c->len - start;
+}
+
+/* Waits until the buffer ends with `s` (or with a prompt when s is NULL). */
+static void wait_for(struct conn *c, const char *s)
+{
+    long long end = now_us() + WAIT_MS * 1000LL;
+    while (s ? !ends_with(c, s) : !prompt_at_end(c)) {
+        if (now_us() > end)
+            die(s ? "timed out waiting for the server" : "timed out waiting for a prompt");
+        if (!pump(c, 100))
+            die("connection closed by the server");
+    }
+}
+
+static void tcp_connect(struct conn *c, const char *host, const char *port)
+{
+    struct addrinfo hints = {0}, *ai;
+    hints.ai_socktype = SOCK_STREAM;
+    if (getaddrinfo(host, port, &hints, &ai) != 0)
+        die("bad address");
+    c->fd = socket(ai->ai_family, SOCK_STREAM, 0);
+    if (c->fd < 0 || connect(c->fd, ai->ai_addr, ai->ai_addrlen) != 0)
+        die("cannot connect");
+    freeaddrinfo(ai);
+}
+
+static void telnet_login(struct conn *c, const char *user, const char *pass)
+{
+    char line[256];
+    wait_for(c, "login: ");
+    snprintf(line, sizeof line, "%s\r\n", user);
+    put(c, line, strlen(line));
+    wait_for(c, "Password: ");
+    snprintf(line, sizeof line, "%s\r\n", pass);
+    put(c, line, strlen(line));
+}
+
+static void ssh_login(struct conn *c, const char *host, const char *port, const char *user, const char *pass)
+{
+    int port_n = atoi(port);
+    long timeout = 15;
+    c->ses = ssh_new();
+    ssh_options_set(c->ses, SSH_OPTIONS_HOST, host);
+    ssh_options_set(c->ses, SSH_OPTIONS_PORT, &port_n);
+    ssh_options_set(c->ses, SSH_OPTIONS_USER, user);
+    ssh_options_set(c->ses, SSH_OPTIONS_TIMEOUT, &timeout);
+    if (ssh_connect(c->ses) != SSH_OK)
+        die(ssh_get_error(c->ses));
+    if (ssh_userauth_password(c->ses, NULL, pass) != SSH_AUTH_SUCCESS)
+        die("login refused");
+    c->chan = ssh_channel_new(c->ses);
+    if (ssh_channel_open_session(c->chan) != SSH_OK || ssh_channel_request_pty_size(c->chan, "vt100", 80, 24) != SSH_OK ||
+        ssh_channel_request_shell(c->chan) != SSH_OK)
+        die("cannot open a shell");
+}
+
+struct opts {
+    bool quiet, errors_fail, keep_pager, ssh;
+    int seconds;
+    FILE *lat;
+    const char *user, *pass, *host;
+    int port;
+    char *names[8]; /* -t: the lab's switch names, in port order */
+    int nnames;
+};
+
+/* Prints what a command produced: the prompt it was typed at, then the
+ * received text (its echo, the output) without CRs and without the next
+ * prompt; a confirmation answered "y" shows as replay shows it, "[n] y".
+ * Returns whether a line of it starts with '%'. */
+static bool emit(const struct opts *o, const char *prompt, const char *text, size_t n)
+{
+    bool err = false;
+    if (!o->quiet)
+        fputs(prompt, stdout);
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '%' && (i == 0 || text[i - 1] == '\n'))
+            err = true;
+        if (n - i >= 4 && memcmp(text + i, "[n]y", 4) == 0) {
+            if (!o->quiet)
+                fputs("[n] y", stdout);
+            i += 3;
+        } else if (text[i] != '\r' && !o->quiet) {
+            putchar(text[i]);
+        }
+    }
+    return err;
+}
+
+/* Waits for the prompt after a command, answering "y" to a confirmation;
+ * false when the server ended the session instead. */
+static bool wait_answering(struct conn *c)
+{
+    long long end = now_us() + WAIT_MS * 1000LL;
+    while (!prompt_at_end(c)) {
+        if (ends_with(c, "[n]"))
+            put(c, c->ssh ? "y\r" : "y\r\n", c->ssh ? 2 : 3);
+        if (now_us() > end)
+            die("timed out waiting for a prompt");
+        if (!pump(c, 100))
+            return false;
+    }
+    return true;
+}
+
+static void take_prompt(struct conn *c)
+{
+    size_t p = prompt_at_end(c);
+    snprintf(c->prompt, sizeof c->prompt, "%.*s", (int)p, c->buf + c->len - p);
+}
+
+/* Runs one script line; returns whether it printed an error. */
+static bool run_line(struct conn *c, const struct opts *o, const char *l)
+{
+    size_t n = strlen(l);
+    long long t0 = now_us();
+    bool err;
+    c->len = 0;
+    if (n && l[n - 1] == '?') { /* help: strip the redisplayed line, then clear it */
+        char tail[8192];
+        put(c, l, n);
+        snprintf(tail, sizeof tail, "%s%.*s", c->prompt, (int)(n - 1), l);
+        wait_for(c, tail);
+        err = emit(o, c->prompt, c->buf, c->len - strlen(tail));
+        put(c, "\x15\r", 2); /* Ctrl-U, Enter: an empty line */
+        c->len = 0;
+        wait_for(c, NULL);
+    } else {
+        put(c, l, n);
+        put(c, c->ssh ? "\r" : "\r\n", c->ssh ? 1 : 2);
+        c->gone = !wait_answering(c);
+        err = emit(o, c->prompt, c->buf, c->len - prompt_at_end(c));
+        take_prompt(c);
+    }
+    if (o->lat)
+        fprintf(o->lat, "%lld\n", now_us() - t0);
+    return err;
+}
+
+static char **read_script(int *n)
+{
+    char **v = NULL, *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    *n = 0;
+    while ((len = getline(&line, &cap, stdin)) >= 0) {
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (line[0] == '!' && (line[1] == ' ' || !line[1]))
+            continue; /* replay skips comments */
+        if (!(v = realloc(v, sizeof *v * (size_t)(*n + 1))) || !(v[(*n)++] = strdup(line)))
+            abort();
+    }
+    free(line);
+    return v;
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+    int ch;
+    o->user = o->pass = "admin";
+    while ((ch = getopt(argc, argv, "su:p:qexd:L:t:")) != -1) {
+        switch (ch) {
+        case 's': o->ssh = true; break;
+        case 'u': o->user = optarg; break;
+        case 'p': o->pass = optarg; break;
+        case 'q': o->quiet = true; break;
+        case 'e': o->errors_fail = true; break;
+        case 'x': o->keep_pager = true; break;
+        case 'd': o->seconds = atoi(optarg); break;
+        case 'L': if (!(o->lat = fopen(optarg, "a"))) die("cannot open the latency file"); break;
+        case 't':
+            for (char *t = strtok(optarg, ","); t && o->nnames < 8; t = strtok(NULL, ","))
+                o->names[o->nnames++] = t;
+            break;
+        default: exit(2);
+        }
+    }
+    if (argc - optind != 2)
+        die("usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS] [-L FILE] "
+            "[-t NAMES] HOST PORT");
+    o->host = argv[optind];
+    o->port = atoi(argv[optind + 1]);
+}
+
+static struct conn *open_conn(const struct opts *o, int sw)
+{
+    struct conn *c = calloc(1, sizeof *c);
+    char port[16];
+    if (!c)
+        abort();
+    c->ssh = o->ssh;
+    snprintf(port, sizeof port, "%d", o->port + sw);
+    if (c->ssh) {
+        ssh_login(c, o->host, port, o->user, o->pass);
+    } else {
+        tcp_connect(c, o->host, port);
+        telnet_login(c, o->user, o->pass);
+    }
+    wait_for(c, NULL);
+    take_prompt(c);
+    if (!o->keep_pager) {
+        struct opts silent = *o;
+        silent.quiet = true;
+        silent.lat = NULL;
+        run_line(c, &silent, "terminal length 0");
+    }
+    return c;
+}
+
+static void close_conn(struct conn *c)
+{
+    if (c->ssh) {
+        ssh_channel_close(c->chan);
+        ssh_channel_free(c->chan);
+        ssh_disconnect(c->ses);
+        ssh_free(c->ses);
+    } else {
+        close(c->fd);
+    }
+    free(c->buf);
+    free(c);
+}
+
+/* "HOST(mode)# cmd": the host, and where the command starts; NULL when the
+ * line has no prompt. */
+static const char *split_prompt(const char *l, char *host, size_t n)
+{
+    size_t i = 0;
+    while (l[i] && (isalnum((unsigned char)l[i]) || l[i] == '-' || l[i] == '_'))
+        i++;
+    size_t hl = i;
+    if (!hl || !isalpha((unsigned char)l[0]) || hl >= n)
+        return NULL;
+    if (l[i] == '(') {
+        while (l[i] && l[i] != ')')
+            i++;
+        if (l[i++] != ')')
+            return NULL;
+    }
+    if (l[i] != '#')
+        return NULL;
+    memcpy(host, l, hl);
+    host[hl] = '\0';
+    i++;
+    return l + i + (l[i] == ' ');
+}
+
+static bool prompt_host_is(const struct conn *c, const char *host)
+{
+    size_t n = strlen(host);
+    return strncmp(c->prompt, host, n) == 0 && (c->prompt[n] == '#' || c->prompt[n] == '(');
+}
+
+/* The switch a transcript line's host names: by its current host name,
+ * else by its lab name (as replay finds it); -1 when none. */
+static int switch_for(struct conn **cs, const struct opts *o, const char *host)
+{
+    for (int i = 0; i < o->nnames; i++)
+        if (cs[i] && prompt_host_is(cs[i], host))
+            return i;
+    for (int i = 0; i < o->nnames; i++)
+        if (strcmp(o->names[i], host) == 0)
+            return i;
+    return -1;
+}
+
+static bool run_transcript(const struct opts *o, char **script, int n)
+{
+    struct conn *cs[8] = {0};
+    bool err = false;
+    char host[64];
+    for (int i = 0; i < n; i++) {
+        const char *cmd = split_prompt(script[i], host, sizeof host);
+        int sw = cmd ? switch_for(cs, o, host) : -1;
+        if (sw < 0)
+            continue;
+        if (cs[sw] && cs[sw]->gone) { /* replay, too, starts a new session */
+            close_conn(cs[sw]);
+            cs[sw] = NULL;
+        }
+        if (!cs[sw])
+            cs[sw] = open_conn(o, sw);
+        err |= run_line(cs[sw], o, cmd);
+    }
+    for (int i = 0; i < 8; i++)
+        if (cs[i])
+            close_conn(cs[i]);
+    return err;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = {0};
+    int n;
+    parse(argc, argv, &o);
+    char **script = read_script(&n);
+    bool err = false;
+    if (o.nnames) {
+        err = run_transcript(&o, script, n);
+    } else {
+        struct conn *c = open_conn(&o, 0);
+        long long end = now_us() + o.seconds * 1000000LL;
+        do
+            for (int i = 0; i < n; i++) {
+                if (c->gone) {
+                    close_conn(c);
+                    c = open_conn(&o, 0);
+                }
+                err |= run_line(c, &o, script[i]);
+            }
+        while (o.seconds && now_us() < end);
+        close_conn(c);
+    }
+    for (int i = 0; i < n; i++)
+        free(script[i]);
+    free(script);
+    if (o.lat)
+        fclose(o.lat);
+    fflush(stdout);
+    return err && o.errors_fail ? 1 : 0;
+}
