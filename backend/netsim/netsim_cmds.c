@@ -155,10 +155,14 @@ int netsim_clear_stats(struct session *s, const struct cmd_args *a);
                  "first: Slot/port of the first port\n"                                                     \
                  "second: Slot/port of the second port\n"
 #define SHOW_HELP                                                                                           \
-    PORT_WORDS "stats: IP storage statistics\n"                                                           \
-                 "clear: Reset functions\n"                                                                 \
-                 "ips: IP storage services information\n"                                                   \
-                 "netsim: IP Network Simulator\n"
+    PORT_WORDS "ips: IP storage services information\n"                                                    \
+               "stats: IP storage statistics\n"                                                            \
+               "netsim: IP Network Simulator\n"
+#define CLEAR_HELP                                                                                          \
+    PORT_WORDS "clear: Reset functions\n"                                                                  \
+               "ips: IP storage services\n"                                                                \
+               "stats: Reset IP storage statistics\n"                                                      \
+               "netsim: IP Network Simulator\n"
 
 #define SANEXT FEAT_SANEXT
 const struct cmd_def netsim_cmds[] = {
@@ -190,6 +194,6 @@ const struct cmd_def netsim_cmds[] = {
      REORDER_HELP, cmd_reorder, 0, SANEXT, 0},
     {M(MODE_EXEC), "show ips netsim", SHOW_HELP, netsim_show, CMD_PIPE, SANEXT, 0},
     {M(MODE_EXEC), "show ips stats netsim" INGRESS, SHOW_HELP, netsim_show_stats, CMD_PIPE, SANEXT, 0},
-    {M(MODE_EXEC), "clear ips stats netsim" INGRESS, SHOW_HELP, netsim_clear_stats, 0, SANEXT, 0},
+    {M(MODE_EXEC), "clear ips stats netsim" INGRESS, CLEAR_HELP, netsim_clear_stats, 0, SANEXT, 0},
     {0},
 };
