@@ -40,7 +40,6 @@ static const struct {
     {"packet-size", "Size of packets to send"},
     {"password", "Password for the user"},
     {"ping", "Test network reachability"},
-    {"ping count", "Number of pings to send"},
     {"reload", "Reboot the entire box"},
     {"role", "Role name"},
     {"running-config", "Current operating configuration"},

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Longer lines are refused whole: nothing a person types is this long. */
 enum { LINE_MAX_CHARS = 4096 };
@@ -153,33 +154,58 @@ static void piece_lex(struct piece *p, const char *line, size_t a, size_t b)
     lex_line(&p->w, p->text, strlen(p->text));
 }
 
-/* Matches in mode m, then in the modes above a sub-mode, as NX-OS accepts
- * `interface g2/3` typed at (config-if)#. Keeps the error found furthest
- * into the line when nothing matches. */
-static enum match_status match_climbing(struct session *s, struct piece *p, enum mode m)
+static bool is_show(const struct variant *v)
 {
-    struct match_result best;
-    memset(&best, 0, sizeof best);
-    for (enum mode at = m;; at = mode_info(at)->parent) {
-        struct match_env e = env_for(s, at);
-        struct match_result r;
-        if (match_line(&e, &p->w, &r) == MATCH_OK) {
-            match_result_free(&best);
+    return v->tok[0].kind == TOK_KEYWORD && strcmp(v->tok[0].text, "show") == 0;
+}
+
+/* NX-OS takes exec `show` commands in every config mode: when the line
+ * fails there and its first word abbreviates `show`, it is tried as one. */
+static bool match_show(struct session *s, struct piece *p)
+{
+    const struct word *w0 = &p->w.w[0];
+    if (w0->len < 2 || w0->len > 4 || strncasecmp(w0->s, "show", w0->len) != 0)
+        return false;
+    struct match_env e = env_for(s, MODE_EXEC);
+    struct match_result r;
+    if (match_line(&e, &p->w, &r) != MATCH_OK || !is_show(r.var)) {
+        if (r.status != MATCH_OK && r.err_off > p->r.err_off) { /* `show foo`: blame foo */
+            match_result_free(&p->r);
             p->r = r;
-            p->mode = at;
-            return MATCH_OK;
-        }
-        if (at == m || r.err_off > best.err_off) {
-            match_result_free(&best);
-            best = r;
         } else {
             match_result_free(&r);
         }
-        if (!(M(at) & M_SUBMODES))
-            break;
+        return false;
     }
-    p->r = best;
-    return best.status;
+    match_result_free(&p->r);
+    p->r = r;
+    return true;
+}
+
+/* Matches in mode m; a sub-mode also takes its parents' commands
+ * (`interface g2/3` at (config-if)#), but only when m has no command with
+ * the first word, so that m's own errors (ambiguous, incomplete, out of
+ * range) are the ones reported. */
+static enum match_status match_climbing(struct session *s, struct piece *p, enum mode m)
+{
+    enum mode at = m;
+    for (;;) {
+        struct match_env e = env_for(s, at);
+        if (match_line(&e, &p->w, &p->r) == MATCH_OK) {
+            p->mode = at;
+            return MATCH_OK;
+        }
+        if (p->w.n == 0 || p->r.status != MATCH_INVALID || p->r.err_off != p->w.w[0].off ||
+            !(M(at) & M_SUBMODES))
+            break;
+        match_result_free(&p->r);
+        at = mode_info(at)->parent;
+    }
+    if (p->w.n > 0 && mode_info(m)->is_config && match_show(s, p)) {
+        p->mode = m; /* a show leaves the mode alone */
+        return MATCH_OK;
+    }
+    return p->r.status;
 }
 
 static int run_filters(struct session *s, struct piece *f, int nf)

@@ -27,10 +27,8 @@ static int cmd_do(struct session *s, const struct cmd_args *a)
     enum mode m = s->mode;
     struct mode_ctx ctx = s->ctx;
     int rc = session_exec_in(s, MODE_EXEC, line->str, (size_t)(a->offset + line->off));
-    if (s->mode == MODE_EXEC) {
-        s->mode = m;
-        s->ctx = ctx;
-    }
+    s->mode = m; /* even `do configure terminal` comes back */
+    s->ctx = ctx;
     return rc ? -1 : 0;
 }
 

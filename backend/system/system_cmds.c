@@ -72,10 +72,9 @@ static int cmd_clock_set(struct session *s, const struct cmd_args *a)
     tm.tm_hour = (int)(secs / 3600);
     tm.tm_min = (int)(secs / 60 % 60);
     tm.tm_sec = (int)(secs % 60);
+    int day = tm.tm_mday; /* timegm normalises tm: 31 February becomes 3 March */
     time_t t = timegm(&tm);
-    struct tm check;
-    gmtime_r(&t, &check);
-    if (check.tm_mday != tm.tm_mday)
+    if (tm.tm_mday != day)
         return cmd_error(s, "%% Invalid date");
     lab_clock_set(s->lab, t);
     return 0;
