@@ -163,14 +163,14 @@ static void load_history(struct lab *lab)
     free(lines);
 }
 
-int console_run(struct lab *lab, int sw)
+int console_run(struct lab *lab, int sw, double speed)
 {
     struct session s;
     struct termios saved;
     session_init(&s, lab, sw, (struct session_io){con_write, con_more, con_confirm, NULL});
     s.interactive = true;
     cur = &s;
-    lab_set_realtime(lab, 1.0);
+    lab_set_realtime(lab, speed);
     load_history(lab);
     disable_susp(&saved);
     signal(SIGINT, on_sigint);

@@ -4,7 +4,8 @@
 
 struct lab;
 
-/* Runs until `exit` at exec mode or end of input; returns the exit code. */
-int console_run(struct lab *lab, int sw);
+/* Runs until `exit` at exec mode or end of input, the lab clock at wall
+ * speed times `speed`; returns the exit code. */
+int console_run(struct lab *lab, int sw, double speed);
 
 #endif

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: mdsim [--db FILE] [--switch NAME] [COMMAND]\n"
+    "usage: mdsim [--db FILE] [--switch NAME] [--speed N] [COMMAND]\n"
     "\n"
     "  (none)                     console on the switch (stdin not a terminal: run\n"
     "                             the commands read from it and print the transcript)\n"
@@ -150,7 +150,7 @@ static int run(struct lab *lab, struct opts *o, int argc, char **argv)
 {
     if (argc == 0) {
         if (isatty(STDIN_FILENO))
-            return console_run(lab, o->replay.start_switch);
+            return console_run(lab, o->replay.start_switch, o->serve.speed);
         char *stdin_file[] = {"-"};
         return replay_files(lab, stdin_file, 1, &o->replay);
     }
