@@ -18,15 +18,9 @@
 
 #define INGRESS " ingress gigabitethernet <port:slot/port>"
 
-/* The port of a command's `ingress gigabitethernet s/p`: it must exist
- * and be in network simulator mode. */
-static bool ingress_port(struct session *s, const struct cmd_args *a, int *slot, int *port)
+bool netsim_ingress_port(struct session *s, const struct cmd_args *a, int *slot, int *port)
 {
     const struct cmd_arg *p = arg_get(a, "port");
-    if (s->role == ROLE_OPERATOR) { /* changes the switch: not for network-operator */
-        cmd_error(s, "%% Permission denied");
-        return false;
-    }
     *slot = p->slot;
     *port = p->port;
     if (!ge_exists(s->lab, s->sw, p->slot, p->port)) {
@@ -38,6 +32,16 @@ static bool ingress_port(struct session *s, const struct cmd_args *a, int *slot,
         return false;
     }
     return true;
+}
+
+/* The same for a command that changes the simulator: not for network-operator. */
+static bool ingress_port(struct session *s, const struct cmd_args *a, int *slot, int *port)
+{
+    if (s->role == ROLE_OPERATOR) {
+        cmd_error(s, "%% Permission denied");
+        return false;
+    }
+    return netsim_ingress_port(s, a, slot, port);
 }
 
 static int cmd_enable(struct session *s, const struct cmd_args *a)

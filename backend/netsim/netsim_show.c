@@ -16,23 +16,6 @@ static netsim_pipe *port_pipe(struct session *s, int slot, int port)
     return ipnet_ingress_pipe(lab_ipnet(s->lab), s->sw, slot, port);
 }
 
-/* The port of `ingress gigabitethernet s/p`, existing and paired. */
-static bool stats_port(struct session *s, const struct cmd_args *a, int *slot, int *port)
-{
-    const struct cmd_arg *p = arg_get(a, "port");
-    *slot = p->slot;
-    *port = p->port;
-    if (!ge_exists(s->lab, s->sw, p->slot, p->port)) {
-        cmd_error(s, "%% Invalid interface format");
-        return false;
-    }
-    if (!netsim_paired(s->lab, s->sw, p->slot, p->port, NULL, NULL)) {
-        cmd_error(s, "%% Network simulator is not enabled on interface GigabitEthernet%d/%d", p->slot, p->port);
-        return false;
-    }
-    return true;
-}
-
 /* "1.00%" for 100 per 10,000. */
 static void per10k(char *buf, size_t n, uint32_t v)
 {
@@ -81,7 +64,7 @@ static void show_config_block(struct session *s, const netsim_pipe_config *c)
 int netsim_show_stats(struct session *s, const struct cmd_args *a)
 {
     int slot, port;
-    if (!stats_port(s, a, &slot, &port))
+    if (!netsim_ingress_port(s, a, &slot, &port))
         return -1;
     netsim_pipe_config cfg;
     netsim_config_load(s->lab, s->sw, slot, port, &cfg);
@@ -114,7 +97,7 @@ int netsim_clear_stats(struct session *s, const struct cmd_args *a)
     int slot, port;
     if (s->role == ROLE_OPERATOR)
         return cmd_error(s, "%% Permission denied");
-    if (!stats_port(s, a, &slot, &port))
+    if (!netsim_ingress_port(s, a, &slot, &port))
         return -1;
     netsim_pipe *p = port_pipe(s, slot, port);
     if (p)

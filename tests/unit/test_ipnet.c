@@ -1,46 +1,12 @@
 /* The IP data plane end to end: configuration typed into sessions, pings
  * crossing cables and the IP Network Simulator on the lab clock. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "session.h"
 #include "lab/lab.h"
 
-static char dbpath[64];
-static struct lab *lab;
-static strbuf out;
-
-static void capture(void *ctx, const char *s, size_t n)
-{
-    (void)ctx;
-    sb_add(&out, s, n);
-}
-
-static void setup(void)
-{
-    snprintf(dbpath, sizeof dbpath, "/tmp/mdsim-ipnet-XXXXXX");
-    int fd = mkstemp(dbpath);
-    close(fd);
-    unlink(dbpath);
-    char err[256];
-    lab = lab_open(dbpath, err, sizeof err);
-    ck_assert_msg(lab != NULL, "%s", err);
-    sb_init(&out);
-}
-
-static void teardown(void)
-{
-    lab_close(lab);
-    sb_free(&out);
-    char p[80];
-    unlink(dbpath);
-    snprintf(p, sizeof p, "%s-wal", dbpath);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", dbpath);
-    unlink(p);
-}
+#include "lab_fixture.h"
 
 /* Runs lines on a switch; every line must succeed. Output lands in `out`. */
 static void run(int sw, const char *const *lines)

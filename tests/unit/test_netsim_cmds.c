@@ -1,49 +1,15 @@
 /* The IP Network Simulator commands against the store: what a typed
  * command leaves in netsim_pair / netsim_ingress as the pipe will take it,
  * what a rejected one leaves (nothing), roles, the feature gate, reset. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "session.h"
 #include "lab/lab.h"
 #include "lab/feature.h"
 #include "netsim/netsim.h"
 
-static char dbpath[64];
-static struct lab *lab;
-static strbuf out;
-
-static void capture(void *ctx, const char *s, size_t n)
-{
-    (void)ctx;
-    sb_add(&out, s, n);
-}
-
-static void setup(void)
-{
-    snprintf(dbpath, sizeof dbpath, "/tmp/mdsim-netsim-XXXXXX");
-    int fd = mkstemp(dbpath);
-    close(fd);
-    unlink(dbpath);
-    char err[256];
-    lab = lab_open(dbpath, err, sizeof err);
-    ck_assert_msg(lab != NULL, "%s", err);
-    sb_init(&out);
-}
-
-static void teardown(void)
-{
-    lab_close(lab);
-    sb_free(&out);
-    char p[80];
-    unlink(dbpath);
-    snprintf(p, sizeof p, "%s-wal", dbpath);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", dbpath);
-    unlink(p);
-}
+#include "lab_fixture.h"
 
 /* Runs one line as `role` on MDS1; returns its status, error in *err. */
 static int exec_as(enum role role, const char *line, char *err, size_t n)
