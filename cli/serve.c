@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -192,11 +194,15 @@ static void peer_name(const struct sockaddr_storage *ss, socklen_t len, char *bu
         snprintf(buf, n, "?");
 }
 
-/* A peer that stops reading must not hold a thread for ever in send(). */
-static void set_send_timeout(int fd)
+/* A peer that stops reading must not hold a thread for ever in send();
+ * and echo, output and prompt go out as written, not after Nagle's wait
+ * for the peer's delayed ACK (40 ms a command otherwise). */
+static void set_socket_options(int fd)
 {
     struct timeval tv = {SEND_TIMEOUT_S, 0};
+    int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
 static void accept_one(struct server *sv, const struct listener *l)
@@ -211,7 +217,7 @@ static void accept_one(struct server *sv, const struct listener *l)
         abort();
     *c = (struct conn){sv, fd, dup(fd), l->sw, l->ssh, "", NULL};
     peer_name(&ss, len, c->from, sizeof c->from);
-    set_send_timeout(fd);
+    set_socket_options(fd);
     pthread_mutex_lock(&sv->mu);
     bool full = sv->nconns >= MAX_CONNS || c->wake_fd < 0;
     if (!full) {

@@ -124,6 +124,8 @@ struct ssh_conn {
     struct ssh_channel_callbacks_struct ccb;
 };
 
+static bool stopping(const struct ssh_conn *c) { return c->o->stop && atomic_load(c->o->stop); }
+
 static int on_auth_password(ssh_session ses, const char *user, const char *pass, void *ud)
 {
     struct ssh_conn *c = ud;
@@ -134,7 +136,8 @@ static int on_auth_password(ssh_session ses, const char *user, const char *pass,
         return SSH_AUTH_SUCCESS;
     }
     fprintf(stderr, "mdsim serve: failed ssh login from %s\n", c->from);
-    usleep(delay * 1000u);
+    for (unsigned ms = 0; ms < delay && !stopping(c); ms += 100) /* shutdown cuts it short */
+        usleep(100000);
     if (++c->fails >= AUTH_TRIES)
         ssh_disconnect(ses);
     return SSH_AUTH_DENIED;
@@ -202,8 +205,6 @@ static ssh_channel on_channel_open(ssh_session ses, void *ud)
     ssh_set_channel_callbacks(c->chan, &c->ccb);
     return c->chan;
 }
-
-static bool stopping(const struct ssh_conn *c) { return c->o->stop && atomic_load(c->o->stop); }
 
 /* Key exchange, auth, channel and its requests, until a shell or exec
  * request arrives; bounded in time so a silent peer goes away. */

@@ -45,6 +45,7 @@ struct term {
     unsigned char replied[256]; /* options answered once, so peers cannot loop us */
     char line[LINE_CAP + 1];
     size_t len, cur;
+    bool from_ctrl_z; /* the line is Ctrl-Z's `end`: not for the history */
     char *hist[HIST_MAX];
     int nhist, hpos;
     time_t last_input;
@@ -379,7 +380,8 @@ bool term_login(struct term *t, char *user, size_t n, enum role *role)
         if (ok)
             return true;
         fprintf(stderr, "mdsim serve: failed %s login as '%s' from %s\n", t->o.kind, user, t->o.from);
-        usleep(delay * 1000u);
+        for (unsigned ms = 0; ms < delay && !stopping(t); ms += 100) /* shutdown cuts it short */
+            usleep(100000);
         term_puts(t, "Login incorrect\n");
     }
     return false;
@@ -560,6 +562,7 @@ static bool key_ctrl_z(struct term *t)
         return false;
     }
     replace_line(t, "end");
+    t->from_ctrl_z = true;
     return true;
 }
 
@@ -622,6 +625,7 @@ static bool read_line(struct term *t)
     t->len = t->cur = 0;
     t->line[0] = '\0';
     t->hpos = t->nhist;
+    t->from_ctrl_z = false;
     for (;;) {
         int c = term_key(t);
         if (c == KEY_GONE)
@@ -640,7 +644,8 @@ static void shell_interactive(struct term *t)
 {
     put_prompt(t);
     while (!t->s.closed && read_line(t)) {
-        history_add(t, t->line);
+        if (!t->from_ctrl_z)
+            history_add(t, t->line);
         run_command(t, t->line);
         if (!t->s.closed)
             put_prompt(t);

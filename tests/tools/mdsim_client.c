@@ -15,12 +15,19 @@
  *   -x  keep the pager (no hidden `terminal length 0` first)
  *   -d  run the script again and again for SECONDS
  *   -L  append each command's latency in microseconds to FILE
+ * Script lines starting with @ are for tests, not sent as they are:
+ *   @send TEXT    send TEXT (C escapes: \r \t \x03 ...), wait for nothing
+ *   @expect TEXT  wait until TEXT has arrived (exit 2 when it does not)
+ *   @sync         send Enter, wait for a prompt (after @send games)
+ *   @touch FILE / @wait FILE   create / wait for a file: order two clients
  * Exit: 0 ok, 1 a command failed (-e), 2 no connection, login or answer.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -165,6 +172,8 @@ static void tcp_connect(struct conn *c, const char *host, const char *port)
     c->fd = socket(ai->ai_family, SOCK_STREAM, 0);
     if (c->fd < 0 || connect(c->fd, ai->ai_addr, ai->ai_addrlen) != 0)
         die("cannot connect");
+    int one = 1; /* a line and its Enter go out at once, not after Nagle's wait */
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     freeaddrinfo(ai);
 }
 
@@ -177,6 +186,11 @@ static void telnet_login(struct conn *c, const char *user, const char *pass)
     wait_for(c, "Password: ");
     snprintf(line, sizeof line, "%s\r\n", pass);
     put(c, line, strlen(line));
+    c->len = 0;
+    long long end = now_us() + WAIT_MS * 1000LL;
+    while (!prompt_at_end(c) && now_us() < end && pump(c, 100))
+        if (strstr(c->buf ? c->buf : "", "Login incorrect"))
+            die("login refused");
 }
 
 static void ssh_login(struct conn *c, const char *host, const char *port, const char *user, const char *pass)
@@ -253,9 +267,86 @@ static void take_prompt(struct conn *c)
     snprintf(c->prompt, sizeof c->prompt, "%.*s", (int)p, c->buf + c->len - p);
 }
 
+/* C escapes of @send: \r \n \t \\ \xHH. */
+static size_t unescape(const char *s, char *out)
+{
+    size_t n = 0;
+    for (; *s; s++) {
+        if (*s != '\\' || !s[1]) {
+            out[n++] = *s;
+            continue;
+        }
+        s++;
+        if (*s == 'x' && s[1] && s[2]) {
+            char hex[3] = {s[1], s[2], 0};
+            out[n++] = (char)strtol(hex, NULL, 16);
+            s += 2;
+        } else {
+            out[n++] = *s == 'r' ? '\r' : *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
+        }
+    }
+    return n;
+}
+
+static void expect(struct conn *c, const char *text)
+{
+    long long end = now_us() + WAIT_MS * 1000LL;
+    char *hit;
+    while (!(hit = c->buf ? strstr(c->buf, text) : NULL)) {
+        if (now_us() > end || !pump(c, 100)) {
+            fprintf(stderr, "mdsim_client: expected \"%s\", got \"%s\"\n", text, c->buf ? c->buf : "");
+            exit(2);
+        }
+    }
+    size_t used = (size_t)(hit - c->buf) + strlen(text);
+    memmove(c->buf, c->buf + used, c->len - used + 1);
+    c->len -= used;
+}
+
+static void wait_file(const char *path)
+{
+    for (int i = 0; i < WAIT_MS / 10 && access(path, F_OK) != 0; i++)
+        usleep(10000);
+    if (access(path, F_OK) != 0)
+        die("timed out waiting for a file");
+}
+
+/* The @ lines; see the usage. */
+static void directive(struct conn *c, const char *l)
+{
+    char *buf = malloc(strlen(l) + 1); /* unescaping never lengthens */
+    if (!buf)
+        abort();
+    if (strncmp(l, "@send ", 6) == 0) {
+        put(c, buf, unescape(l + 6, buf));
+    } else if (strncmp(l, "@expect ", 8) == 0) {
+        buf[unescape(l + 8, buf)] = '\0';
+        expect(c, buf);
+    } else if (strcmp(l, "@sync") == 0) {
+        c->len = 0;
+        put(c, c->ssh ? "\r" : "\r\n", c->ssh ? 1 : 2);
+        wait_for(c, NULL);
+        take_prompt(c);
+    } else if (strncmp(l, "@touch ", 7) == 0) {
+        FILE *f = fopen(l + 7, "w");
+        if (!f)
+            die("cannot create a file");
+        fclose(f);
+    } else if (strncmp(l, "@wait ", 6) == 0) {
+        wait_file(l + 6);
+    } else {
+        die("unknown @ directive");
+    }
+    free(buf);
+}
+
 /* Runs one script line; returns whether it printed an error. */
 static bool run_line(struct conn *c, const struct opts *o, const char *l)
 {
+    if (l[0] == '@') {
+        directive(c, l);
+        return false;
+    }
     size_t n = strlen(l);
     long long t0 = now_us();
     bool err;
@@ -453,7 +544,7 @@ int main(int argc, char **argv)
                 }
                 err |= run_line(c, &o, script[i]);
             }
-        while (o.seconds && now_us() < end);
+        while (o.seconds && n && now_us() < end);
         close_conn(c);
     }
     for (int i = 0; i < n; i++)

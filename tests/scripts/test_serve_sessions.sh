@@ -1,0 +1,93 @@
+#!/bin/bash
+# Several sessions at once: a change made in one is seen by another at
+# once; `show users` lists the live sessions of its switch; terminal
+# settings are per session; and the terminal behaves like NX-OS: pager,
+# `?`, Tab, Ctrl-C, Ctrl-Z, history, idle timeout.
+# usage: test_serve_sessions.sh MDSIM
+. "$(dirname "$0")/../tools/serve_lib.sh"
+serve_start "$work/lab.db" || { fail "serve"; finish; }
+f="$work/flag"
+
+cat > "$work/a" <<SCRIPT
+terminal length 10
+configure terminal
+interface gigabitethernet2/1
+switchport description from-A
+@touch $f.a1
+@wait $f.b1
+do show running-config interface gigabitethernet2/1
+end
+show terminal
+@touch $f.a2
+SCRIPT
+cat > "$work/b" <<SCRIPT
+@wait $f.a1
+show running-config interface gigabitethernet2/1
+configure terminal
+interface gigabitethernet2/1
+switchport description from-B
+@touch $f.b1
+end
+show users
+show terminal
+@wait $f.a2
+SCRIPT
+timeout 60 "$client" -e 127.0.0.1 "$TP" < "$work/a" > "$work/a.out" 2>&1 &
+apid=$!
+timeout 60 "$client" -e -s 127.0.0.1 "$SP" < "$work/b" > "$work/b.out" 2>&1 || fail "session B: $(cat "$work/b.out")"
+wait $apid || fail "session A: $(cat "$work/a.out")"
+grep -q "description from-A" "$work/b.out" || fail "B did not see A's change: $(cat "$work/b.out")"
+grep -q "description from-B" "$work/a.out" || fail "A did not see B's change: $(cat "$work/a.out")"
+[ "$(grep -c 'session=' "$work/b.out")" = 2 ] || fail "show users, two sessions: $(cat "$work/b.out")"
+grep -q 'session=telnet$' "$work/b.out" && grep -q 'session=ssh \*$' "$work/b.out" ||
+    fail "show users marks: $(cat "$work/b.out")"
+grep -q "Length: 10 lines" "$work/a.out" || fail "A's terminal length: $(cat "$work/a.out")"
+grep -q "Length: 0 lines" "$work/b.out" || fail "B's terminal length: $(cat "$work/b.out")"
+# another switch lists only its own sessions
+printf 'show users\n' | "$client" 127.0.0.1 $((TP + 1)) > "$work/c.out"
+[ "$(grep -c 'session=' "$work/c.out")" = 1 ] || fail "show users on the other switch: $(cat "$work/c.out")"
+
+# The terminal: pager (space, Enter, q), ?, Tab, Ctrl-C, Ctrl-Z, history.
+cat > "$work/keys" <<'SCRIPT'
+@send show interface\r
+@expect --More--
+@send  
+@expect --More--
+@send \r
+@expect --More--
+@send q
+@expect # 
+@send sh\t
+@expect show 
+@send sw\t
+@expect switchname 
+@send \r
+@expect # 
+@send show sw?
+@expect Display system's host name
+@expect show sw
+@send \x15\r
+@expect # 
+@send conf\tt\t\r
+@expect (config)# 
+@send interface gig\x03
+@expect (config)# 
+@send \x1a
+@expect # 
+@send \x10
+@expect configure terminal
+@send \x15\r
+@expect # 
+@send show users\r
+@expect session=telnet *
+SCRIPT
+timeout 60 "$client" -x 127.0.0.1 "$TP" < "$work/keys" > "$work/keys.out" 2>&1 || fail "terminal keys: $(cat "$work/keys.out")"
+serve_stop || fail "serve did not stop cleanly"
+
+# Idle timeout: the session is logged out, the server stays.
+serve_start "$work/lab.db" --idle-timeout 1 || fail "serve with idle timeout"
+printf '@expect Idle timeout\n' | timeout 30 "$client" 127.0.0.1 "$TP" > "$work/idle.out" 2>&1 ||
+    fail "no idle timeout: $(cat "$work/idle.out")"
+printf 'show switchname\n' | "$client" -e 127.0.0.1 "$TP" > /dev/null || fail "serve after an idle timeout"
+serve_stop
+finish
