@@ -22,8 +22,10 @@ enum {
     LINE_CAP = 8192, /* longer input is cut here; the session then refuses it */
     HIST_MAX = 64,
     SLICE_MS = 200, /* how often a waiting thread looks at the stop flag */
+    CONFIRM_SECONDS = 30, /* a question holds the lab lock: others wait that long at most */
     KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_DEL,
     KEY_GONE = -1,
+    KEY_LATE = -2, /* the deadline of a question passed */
 };
 
 /* Telnet commands and options (RFC 854, 857, 858, 1073). */
@@ -49,6 +51,7 @@ struct term {
     char *hist[HIST_MAX];
     int nhist, hpos;
     time_t last_input;
+    time_t deadline; /* while answering a question, else 0 */
 };
 
 /* ---- output ---- */
@@ -98,6 +101,8 @@ static int raw_getc(struct term *t)
     while (t->in_pos == t->in_len) {
         if (t->gone || stopping(t))
             return KEY_GONE;
+        if (t->deadline && time(NULL) >= t->deadline)
+            return KEY_LATE;
         if (t->o.idle_timeout && time(NULL) - t->last_input >= t->o.idle_timeout) {
             term_puts(t, "\nIdle timeout, logging out.\n");
             t->gone = true;
@@ -232,18 +237,23 @@ static int io_more(void *ctx, int page)
     return c == '\r' ? 1 : 0;
 }
 
-/* A yes/no answer typed as a short line. It runs under the lab lock (the
- * handler asks), so the idle timeout bounds how long others wait. */
+/* A yes/no answer typed as a short line. The handler asks under the lab
+ * lock, so every other session waits meanwhile: no answer within
+ * CONFIRM_SECONDS is a no. */
 static bool io_confirm(void *ctx, const char *q)
 {
     struct term *t = ctx;
     char ans[8];
     size_t n = 0;
     (void)q;
+    t->deadline = time(NULL) + CONFIRM_SECONDS;
     for (;;) {
         int c = term_key(t);
-        if (c == KEY_GONE || c == 3)
+        if (c == KEY_GONE || c == KEY_LATE || c == 3) {
+            t->deadline = 0;
+            term_puts(t, "\n");
             return false;
+        }
         if (c == '\r')
             break;
         if (c >= ' ' && c < 127 && n < sizeof ans - 1) {
@@ -251,6 +261,7 @@ static bool io_confirm(void *ctx, const char *q)
             raw_write(t, &ans[n - 1], 1);
         }
     }
+    t->deadline = 0;
     term_puts(t, "\n");
     return n > 0 && (ans[0] == 'y' || ans[0] == 'Y');
 }
