@@ -83,10 +83,13 @@ static void term_out(struct term *t, const char *s, size_t n)
 
 static void term_puts(struct term *t, const char *s) { term_out(t, s, strlen(s)); }
 
+/* The host name may be changing in another session: read it locked. */
 static void put_prompt(struct term *t)
 {
     char p[128];
+    lab_lock(t->o.lab);
     session_prompt(&t->s, p, sizeof p);
+    lab_unlock(t->o.lab);
     term_puts(t, p);
 }
 
@@ -326,6 +329,7 @@ static void start_session(struct term *t, const char *user, enum role role)
     snprintf(t->reg.from, sizeof t->reg.from, "%s", t->o.from);
     snprintf(t->reg.kind, sizeof t->reg.kind, "%s", t->o.kind);
     lab_lock(t->o.lab);
+    lab_tick(t->o.lab); /* the login time on the lab clock as of now */
     labsess_add(t->o.lab, &t->reg);
     lab_unlock(t->o.lab);
     t->registered = true;
@@ -376,7 +380,9 @@ static bool read_field(struct term *t, char *buf, size_t n, bool echo)
 bool term_login(struct term *t, char *user, size_t n, enum role *role)
 {
     char pass[128], prompt[64];
+    lab_lock(t->o.lab);
     snprintf(prompt, sizeof prompt, "%s login: ", lab_hostname(t->o.lab, t->o.sw));
+    lab_unlock(t->o.lab);
     term_puts(t, "\nUser Access Verification\n");
     for (int tries = 0; tries < 3; tries++) {
         unsigned delay = 0;

@@ -49,6 +49,7 @@ struct conn {
     size_t len, cap;
     char prompt[256]; /* the last prompt the server showed */
     bool gone;        /* the server ended the session (`exit`) */
+    int iac_state, iac_cmd; /* telnet command being parsed */
 };
 
 static void die(const char *what)
@@ -76,22 +77,22 @@ static void keep(struct conn *c, char ch)
  * rest) and keep only data bytes. */
 static void telnet_filter(struct conn *c, const unsigned char *p, int n)
 {
-    static int state, cmd;
     for (int i = 0; i < n; i++) {
         unsigned char b = p[i];
-        if (state == 0 && b == 255) {
-            state = 1;
-        } else if (state == 1) {
-            state = b >= 251 && b <= 254 ? 2 : 0;
-            cmd = b;
+        if (c->iac_state == 0 && b == 255) {
+            c->iac_state = 1;
+        } else if (c->iac_state == 1) {
+            c->iac_state = b >= 251 && b <= 254 ? 2 : 0;
+            c->iac_cmd = b;
             if (b == 255)
                 keep(c, (char)b);
-        } else if (state == 2) {
+        } else if (c->iac_state == 2) {
+            int cmd = c->iac_cmd;
             unsigned char r[3] = {255, 0, b};
             r[1] = (unsigned char)(cmd == 251 ? (b == 1 || b == 3 ? 253 : 254) : cmd == 253 ? 252 : 0);
             if (r[1])
                 put(c, r, 3);
-            state = 0;
+            c->iac_state = 0;
         } else {
             keep(c, (char)b);
         }
