@@ -706,9 +706,16 @@ static void shell_batch(struct term *t)
     }
 }
 
+/* What NX-OS prints after a login, telnet or SSH alike. */
+static const char banner[] = "Cisco Nexus Operating System (NX-OS) Software\n"
+                             "TAC support: http://www.cisco.com/tac\n"
+                             "Copyright (c) 2002-2026, Cisco Systems, Inc. All rights reserved.\n";
+
 void term_shell(struct term *t, const char *user, enum role role)
 {
     start_session(t, user, role);
+    if (t->o.interactive)
+        term_puts(t, banner);
     if (t->o.interactive)
         shell_interactive(t);
     else
@@ -747,10 +754,6 @@ static int sock_write(void *ctx, const void *buf, size_t n)
     return 0;
 }
 
-static const char banner[] = "Cisco Nexus Operating System (NX-OS) Software\n"
-                             "TAC support: http://www.cisco.com/tac\n"
-                             "Copyright (c) 2002-2026, Cisco Systems, Inc. All rights reserved.\n";
-
 void telnet_serve(int fd, const char *from, const struct term_opts *o)
 {
     struct tn_sock k = {fd};
@@ -766,10 +769,8 @@ void telnet_serve(int fd, const char *from, const struct term_opts *o)
     tn_send(t, T_WILL, O_ECHO);
     tn_send(t, T_WILL, O_SGA);
     tn_send(t, T_DO, O_NAWS);
-    if (term_login(t, user, sizeof user, &role)) {
-        term_puts(t, banner);
+    if (term_login(t, user, sizeof user, &role))
         term_shell(t, user, role);
-    }
     term_free(t);
     close(fd);
 }

@@ -89,5 +89,13 @@ serve_start "$work/lab.db" --idle-timeout 1 || fail "serve with idle timeout"
 printf '@expect Idle timeout\n' | timeout 30 "$client" 127.0.0.1 "$TP" > "$work/idle.out" 2>&1 ||
     fail "no idle timeout: $(cat "$work/idle.out")"
 printf 'show switchname\n' | "$client" -e 127.0.0.1 "$TP" > /dev/null || fail "serve after an idle timeout"
-serve_stop
+# SIGINT stops it as cleanly as SIGTERM, with a session open
+printf '@send show users\\r\n@expect session=\n@touch %s\n@expect Idle timeout\n' "$f.open" |
+    timeout 30 "$client" 127.0.0.1 "$TP" > /dev/null 2>&1 &
+for _ in $(seq 100); do [ -e "$f.open" ] && break; sleep 0.1; done
+kill -INT "$SERVE_PID"
+for _ in $(seq 100); do kill -0 "$SERVE_PID" 2> /dev/null || break; sleep 0.1; done
+wait "$SERVE_PID" || fail "SIGINT: serve exited with $?"
+grep -q "signal 2, stopping" "$SERVE_ERR" || fail "SIGINT not logged: $(cat "$SERVE_ERR")"
+wait
 finish
