@@ -210,8 +210,11 @@ static void accept_one(struct server *sv, const struct listener *l)
     struct sockaddr_storage ss;
     socklen_t len = sizeof ss;
     int fd = accept4(l->fd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
+        if (errno == EMFILE || errno == ENFILE) /* the listener stays readable: do not spin */
+            usleep(100000);
         return;
+    }
     struct conn *c = calloc(1, sizeof *c);
     if (!c)
         abort();

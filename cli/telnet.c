@@ -583,57 +583,98 @@ static bool key_ctrl_z(struct term *t)
     return true;
 }
 
-/* Applies one editing key; true when the line is complete. */
+static bool key_enter(struct term *t) { (void)t; return true; }
+
+/* Ctrl-C: the line is dropped, a fresh prompt. */
+static bool key_ctrl_c(struct term *t)
+{
+    t->len = t->cur = 0;
+    term_puts(t, "\n");
+    put_prompt(t);
+    return false;
+}
+
+static bool key_question(struct term *t) { key_help(t); return false; }
+static bool key_complete(struct term *t) { key_tab(t); return false; }
+static bool key_backspace(struct term *t) { delete_back(t, 1); return false; }
+static bool key_home(struct term *t) { move_to(t, 0); return false; }
+static bool key_end(struct term *t) { move_to(t, t->len); return false; }
+static bool key_prev(struct term *t) { history_step(t, -1); return false; }
+static bool key_next(struct term *t) { history_step(t, 1); return false; }
+static bool key_kill_line(struct term *t) { delete_back(t, t->cur); return false; }
+static bool key_redraw(struct term *t) { term_puts(t, "\n"); redisplay(t); return false; }
+
+static bool key_left(struct term *t)
+{
+    if (t->cur)
+        move_to(t, t->cur - 1);
+    return false;
+}
+
+static bool key_right(struct term *t)
+{
+    if (t->cur < t->len)
+        move_to(t, t->cur + 1);
+    return false;
+}
+
+static bool key_delete(struct term *t)
+{
+    if (t->cur < t->len) {
+        move_to(t, t->cur + 1);
+        delete_back(t, 1);
+    }
+    return false;
+}
+
+static bool key_kill_end(struct term *t)
+{
+    size_t old = t->len;
+    t->len = t->cur;
+    t->line[t->len] = '\0';
+    redraw_tail(t, t->cur, old - t->cur);
+    return false;
+}
+
+static bool key_kill_word(struct term *t)
+{
+    size_t p = t->cur;
+    while (p && t->line[p - 1] == ' ')
+        p--;
+    while (p && t->line[p - 1] != ' ')
+        p--;
+    delete_back(t, t->cur - p);
+    return false;
+}
+
+/* The editing keys, as IOS and NX-OS bind them; each handler returns
+ * true when the line is complete. */
+static const struct {
+    int key;
+    bool (*fn)(struct term *t);
+} keys[] = {
+    {'\r', key_enter},        {3, key_ctrl_c},           {26, key_ctrl_z},
+    {'?', key_question},      {'\t', key_complete},      {127, key_backspace},
+    {8, key_backspace},       {1, key_home},             {KEY_HOME, key_home},
+    {5, key_end},             {KEY_END, key_end},        {2, key_left},
+    {KEY_LEFT, key_left},     {6, key_right},            {KEY_RIGHT, key_right},
+    {16, key_prev},           {KEY_UP, key_prev},        {14, key_next},
+    {KEY_DOWN, key_next},     {4, key_delete},           {KEY_DEL, key_delete},
+    {21, key_kill_line},      {11, key_kill_end},        {23, key_kill_word},
+    {12, key_redraw},
+};
+
+/* Applies one key; true when the line is complete. */
 static bool edit_key(struct term *t, int c)
 {
-    switch (c) {
-    case '\r': return true;
-    case 26: return key_ctrl_z(t);
-    case 3: /* Ctrl-C: drop the line */
-        t->len = t->cur = 0;
-        term_puts(t, "\n");
-        put_prompt(t);
-        return false;
-    case '?': key_help(t); return false;
-    case '\t': key_tab(t); return false;
-    case 127: case 8: delete_back(t, 1); return false;
-    case 1: case KEY_HOME: move_to(t, 0); return false;
-    case 5: case KEY_END: move_to(t, t->len); return false;
-    case 2: case KEY_LEFT: if (t->cur) move_to(t, t->cur - 1); return false;
-    case 6: case KEY_RIGHT: if (t->cur < t->len) move_to(t, t->cur + 1); return false;
-    case 16: case KEY_UP: history_step(t, -1); return false;
-    case 14: case KEY_DOWN: history_step(t, 1); return false;
-    case 4: case KEY_DEL:
-        if (t->cur < t->len) {
-            move_to(t, t->cur + 1);
-            delete_back(t, 1);
-        }
-        return false;
-    case 21: delete_back(t, t->cur); return false; /* Ctrl-U */
-    case 11: { /* Ctrl-K: erase to the end of the line */
-        size_t old = t->len;
-        t->len = t->cur;
-        t->line[t->len] = '\0';
-        redraw_tail(t, t->cur, old - t->cur);
-        return false;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (keys[i].key == c)
+            return keys[i].fn(t);
+    if (c >= ' ' && c < 256 && c != 127) {
+        char ch = (char)c;
+        insert_text(t, &ch, 1);
     }
-    case 23: { /* Ctrl-W: the word before the cursor */
-        size_t p = t->cur;
-        while (p && t->line[p - 1] == ' ')
-            p--;
-        while (p && t->line[p - 1] != ' ')
-            p--;
-        delete_back(t, t->cur - p);
-        return false;
-    }
-    case 12: term_puts(t, "\n"); redisplay(t); return false;
-    default:
-        if (c >= ' ' && c < 256 && c != 127) {
-            char ch = (char)c;
-            insert_text(t, &ch, 1);
-        }
-        return false;
-    }
+    return false;
 }
 
 /* Reads one edited line into t->line; false when the peer is gone. */
