@@ -329,6 +329,20 @@ void lab_tick(struct lab *lab)
         run_until(lab, target);
 }
 
+void lab_pace(struct lab *lab)
+{
+    if (lab->speed <= 0)
+        return;
+    uint64_t wall = lab->rt_lab_ns + (uint64_t)((double)(mono_ns() - lab->rt_wall_ns) * lab->speed);
+    if (lab_now(lab) <= wall)
+        return;
+    uint64_t ns = (uint64_t)((double)(lab_now(lab) - wall) / lab->speed);
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    pthread_mutex_unlock(&lab->lock); /* other sessions go on meanwhile */
+    nanosleep(&ts, NULL);
+    pthread_mutex_lock(&lab->lock);
+}
+
 time_t lab_time(const struct lab *lab, long *usec)
 {
     if (usec)

@@ -67,6 +67,11 @@ void lab_advance(struct lab *lab, uint64_t ns);
 void lab_set_realtime(struct lab *lab, double speed);
 /* Catches the clock up with the wall clock (no-op on virtual time). */
 void lab_tick(struct lab *lab);
+/* On real time, waits (lock released) until the wall clock has caught up
+ * with a clock a command moved ahead (`sleep`, `ping`); no-op on virtual
+ * time. Other sessions run meanwhile, inside this command's savepoint: call
+ * it last, from a handler that can no longer fail. */
+void lab_pace(struct lab *lab);
 /* Calendar time shown by the switches, and `clock set`. */
 time_t lab_time(const struct lab *lab, long *usec);
 void lab_clock_set(struct lab *lab, time_t t);
