@@ -260,8 +260,9 @@ static void accept_loop(struct server *sv, const sigset_t *unblocked)
     }
 }
 
-/* Wakes every connection and waits, bounded, for their threads to end. */
-static void drain(struct server *sv)
+/* Wakes every connection and waits, bounded, for their threads to end;
+ * returns how many are still running. */
+static int drain(struct server *sv)
 {
     atomic_store(&sv->stop, true);
     for (int i = 0; i < sv->nls; i++)
@@ -278,6 +279,7 @@ static void drain(struct server *sv)
     pthread_mutex_unlock(&sv->mu);
     if (left)
         fprintf(stderr, "mdsim serve: %d sessions did not end in time\n", left);
+    return left;
 }
 
 static bool refuse_default_admin(struct server *sv, const struct addrinfo *ai, const char *addr)
@@ -298,7 +300,8 @@ static void init_term_opts(struct server *sv, const struct serve_opts *o)
                                           .stop = &sv->stop};
 }
 
-static int serve_lab(struct server *sv, const struct serve_opts *o, const struct addrinfo *ai)
+/* Returns the exit code; *stuck is set when sessions outlived the stop. */
+static int serve_lab(struct server *sv, const struct serve_opts *o, const struct addrinfo *ai, bool *stuck)
 {
     char err[256] = "";
     if (refuse_default_admin(sv, ai, o->bind))
@@ -327,8 +330,8 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
     fprintf(stderr, "mdsim serve: ready (clock x%g)\n", o->speed);
     accept_loop(sv, &unblocked);
     fprintf(stderr, "mdsim serve: signal %d, stopping\n", (int)got_signal);
-    drain(sv);
-    return sv->nconns ? 1 : 0;
+    *stuck = drain(sv) > 0;
+    return *stuck ? 1 : 0;
 }
 
 int serve_run(struct lab *lab, const char *db_path, const struct serve_opts *o)
@@ -353,9 +356,9 @@ int serve_run(struct lab *lab, const char *db_path, const struct serve_opts *o)
     pthread_mutex_init(&sv->mu, NULL);
     pthread_cond_init(&sv->idle, NULL);
     ssh_init();
-    int rc = serve_lab(sv, o, ai);
-    bool clean = sv->nconns == 0;
-    if (!clean) /* threads still hold the lab: leave it to exit(2) */
+    bool stuck = false;
+    int rc = serve_lab(sv, o, ai, &stuck);
+    if (stuck) /* threads still hold the lab: every command committed, just go */
         _exit(rc);
     for (int i = 0; i < sv->nls && !atomic_load(&sv->stop); i++)
         close(sv->ls[i].fd);

@@ -18,7 +18,7 @@ switchport description from-A
 do show running-config interface gigabitethernet2/1
 end
 show terminal
-@touch $f.a2
+@wait $f.b2
 SCRIPT
 cat > "$work/b" <<SCRIPT
 @wait $f.a1
@@ -30,7 +30,7 @@ switchport description from-B
 end
 show users
 show terminal
-@wait $f.a2
+@touch $f.b2
 SCRIPT
 timeout 60 "$client" -e 127.0.0.1 "$TP" < "$work/a" > "$work/a.out" 2>&1 &
 apid=$!
