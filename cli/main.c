@@ -29,7 +29,9 @@ static const char usage[] =
     "  commands                   print the command reference (Markdown)\n"
     "\n"
     "  --db FILE      the lab file (default: $MDSIM_DB, else $XDG_STATE_HOME/mdsim/lab.db)\n"
-    "  --switch NAME  the switch to start on (default: the first)\n";
+    "  --switch NAME  the switch to start on (default: the first)\n"
+    "  --speed N      console and serve: the lab clock runs at N x the wall clock\n"
+    "                 (default 1); 0: virtual time, as in replay\n";
 
 struct opts {
     char db[4096];
@@ -84,7 +86,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'S': if (!num_opt(optarg, 1, 65535, &o->serve.ssh_base)) return -1; break;
         case 'I': if (!num_opt(optarg, 0, 86400, &o->serve.idle_timeout)) return -1; break;
         case 'V':
-            if ((o->serve.speed = strtod(optarg, NULL)) <= 0 || o->serve.speed > 1e6)
+            if ((o->serve.speed = strtod(optarg, NULL)) < 0 || o->serve.speed > 1e6)
                 return -1;
             break;
         default: return -1;

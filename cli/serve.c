@@ -327,7 +327,10 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
     pthread_sigmask(SIG_BLOCK, &block, &unblocked); /* threads inherit the block */
     sigdelset(&unblocked, SIGINT);
     sigdelset(&unblocked, SIGTERM);
-    fprintf(stderr, "mdsim serve: ready (clock x%g)\n", o->speed);
+    if (o->speed > 0)
+        fprintf(stderr, "mdsim serve: ready (clock x%g)\n", o->speed);
+    else
+        fprintf(stderr, "mdsim serve: ready (virtual time)\n");
     accept_loop(sv, &unblocked);
     fprintf(stderr, "mdsim serve: signal %d, stopping\n", (int)got_signal);
     *stuck = drain(sv) > 0;

@@ -3,7 +3,8 @@
 # golden transcript, run through `mdsim serve` by telnet and by SSH with a
 # pty (tests/tools/mdsim_client strips echo and redisplay), prints what
 # `mdsim replay` prints; a plain script through OpenSSH without a pty too;
-# and an exec request runs one command.
+# and an exec request runs one command. The server runs on virtual time
+# (--speed 0) like replay, so `sleep 93784` is instant and clocks agree.
 # usage: test_serve_transcripts.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,7 +16,7 @@ through() {
     local mode=$1 file=$2 out=$3 port
     shift 3
     rm -f "$work"/s.db*
-    serve_start "$work/s.db" || return 1
+    serve_start "$work/s.db" --speed 0 || return 1
     if [ "$mode" = ssh ]; then set -- -s "$@"; port=$SP; else port=$TP; fi
     timeout 120 "$client" "$@" 127.0.0.1 "$port" < "$file" | mask_time > "$out"
     serve_stop
