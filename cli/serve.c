@@ -41,6 +41,8 @@ struct conn {
     int sw;
     bool ssh;
     char from[64];
+    pthread_t th;
+    bool running; /* th is set: the thread is past its start */
     struct conn *next;
 };
 
@@ -64,6 +66,8 @@ struct server {
 
 static volatile sig_atomic_t got_signal;
 static void on_signal(int sig) { got_signal = sig; }
+/* SIGUSR1 only interrupts a sleeping system call (see drain). */
+static void on_wake(int sig) { (void)sig; }
 
 /* ---- the lab lock file: one server per lab ----
  * flock(2) on the lab file itself: no extra file, released by the kernel
@@ -176,6 +180,10 @@ static void *conn_main(void *arg)
 {
     struct conn *c = arg;
     struct server *sv = c->srv;
+    pthread_mutex_lock(&sv->mu);
+    c->th = pthread_self();
+    c->running = true;
+    pthread_mutex_unlock(&sv->mu);
     fprintf(stderr, "mdsim serve: %s connection to %s from %s\n", c->ssh ? "ssh" : "telnet",
             lab_switch_name(sv->lab, c->sw), c->from);
     if (c->ssh)
@@ -218,7 +226,7 @@ static void accept_one(struct server *sv, const struct listener *l)
     struct conn *c = calloc(1, sizeof *c);
     if (!c)
         abort();
-    *c = (struct conn){sv, fd, dup(fd), l->sw, l->ssh, "", NULL};
+    *c = (struct conn){.srv = sv, .fd = fd, .wake_fd = dup(fd), .sw = l->sw, .ssh = l->ssh};
     peer_name(&ss, len, c->from, sizeof c->from);
     set_socket_options(fd);
     pthread_mutex_lock(&sv->mu);
@@ -261,20 +269,38 @@ static void accept_loop(struct server *sv, const sigset_t *unblocked)
 }
 
 /* Wakes every connection and waits, bounded, for their threads to end;
- * returns how many are still running. */
+ * returns how many are still running. shutdown(2) wakes a thread reading
+ * its peer; SIGUSR1 wakes one sleeping in a command (`sleep` on real time
+ * waits with the lab lock released, and the commands other sessions ran
+ * meanwhile commit only when it ends). */
+/* Called with sv->mu held. */
+static void wake_all(struct server *sv)
+{
+    for (struct conn *c = sv->conns; c; c = c->next) {
+        shutdown(c->wake_fd, SHUT_RDWR);
+        if (c->running) /* listed means alive: a thread unlists itself last */
+            pthread_kill(c->th, SIGUSR1);
+    }
+}
+
 static int drain(struct server *sv)
 {
     atomic_store(&sv->stop, true);
     for (int i = 0; i < sv->nls; i++)
         close(sv->ls[i].fd);
     pthread_mutex_lock(&sv->mu);
-    for (struct conn *c = sv->conns; c; c = c->next)
-        shutdown(c->wake_fd, SHUT_RDWR);
-    struct timespec end;
-    clock_gettime(CLOCK_REALTIME, &end);
-    end.tv_sec += DRAIN_SECONDS;
-    while (sv->nconns > 0 && pthread_cond_timedwait(&sv->idle, &sv->mu, &end) == 0)
-        ;
+    /* again and again: a thread may go to sleep just after a wake-up */
+    for (int tick = 0; sv->nconns > 0 && tick < DRAIN_SECONDS * 5; tick++) {
+        wake_all(sv);
+        struct timespec end;
+        clock_gettime(CLOCK_REALTIME, &end);
+        end.tv_nsec += 200000000;
+        if (end.tv_nsec >= 1000000000) {
+            end.tv_sec++;
+            end.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&sv->idle, &sv->mu, &end);
+    }
     int left = sv->nconns;
     pthread_mutex_unlock(&sv->mu);
     if (left)
@@ -343,6 +369,8 @@ int serve_run(struct lab *lab, const char *db_path, const struct serve_opts *o)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = on_wake; /* no SA_RESTART: the sleep returns EINTR */
+    sigaction(SIGUSR1, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     int lockfd = lock_lab(db_path);
     if (lockfd < 0)

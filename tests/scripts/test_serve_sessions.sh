@@ -98,4 +98,22 @@ for _ in $(seq 100); do kill -0 "$SERVE_PID" 2> /dev/null || break; sleep 0.1; d
 wait "$SERVE_PID" || fail "SIGINT: serve exited with $?"
 grep -q "signal 2, stopping" "$SERVE_ERR" || fail "SIGINT not logged: $(cat "$SERVE_ERR")"
 wait
+
+# A stop while a session sleeps on real time: the sleep is cut short and
+# what other sessions did meanwhile (inside the sleeping command's
+# savepoint) is committed, not lost.
+serve_start "$work/lab.db" || fail "serve for the sleep"
+printf '@send sleep 3600\\r\n@touch %s\n@expect never\n' "$f.sleep" |
+    timeout 60 "$client" 127.0.0.1 "$TP" > /dev/null 2>&1 &
+for _ in $(seq 100); do [ -e "$f.sleep" ] && break; sleep 0.1; done
+sleep 0.3
+printf 'configure terminal\ninterface gigabitethernet2/2\nswitchport description while-asleep\nend\n' |
+    "$client" -e 127.0.0.1 "$TP" > "$work/asleep" 2>&1 || fail "a change during a sleep: $(cat "$work/asleep")"
+t0=$SECONDS
+serve_stop || fail "stop during a sleep: exit $?"
+[ $((SECONDS - t0)) -le 3 ] || fail "stop during a sleep took $((SECONDS - t0)) s"
+wait
+printf 'show running-config interface gigabitethernet2/2\n' > "$work/show"
+"$mdsim" --db "$work/lab.db" replay "$work/show" | grep -q "description while-asleep" ||
+    fail "the change made during the sleep was lost"
 finish
