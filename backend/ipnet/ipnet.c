@@ -40,6 +40,7 @@ struct ippkt {
     int seq;
     uint64_t sent_at;
     struct ipport *at; /* where it arrives next */
+    struct ippkt *prev, *next; /* every live packet, so closing the lab frees them */
 };
 
 struct ipnet {
@@ -47,6 +48,7 @@ struct ipnet {
     struct ipport *ports;
     int nsw;
     struct ipnet_ping *ping; /* the ping waiting for replies, if any */
+    struct ippkt *live;      /* packets in flight (their events die with the engine) */
     int ping_sw, answered;
 };
 
@@ -56,6 +58,29 @@ static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
         return NULL;
     struct ipport *p = &net->ports[(sw * SLOTS + slot) * PORTS + port];
     return p->exists ? p : NULL;
+}
+
+static struct ippkt *pkt_new(struct ipnet *net)
+{
+    struct ippkt *k = calloc(1, sizeof *k);
+    if (!k)
+        abort();
+    k->next = net->live;
+    if (net->live)
+        net->live->prev = k;
+    net->live = k;
+    return k;
+}
+
+static void pkt_free(struct ipnet *net, struct ippkt *k)
+{
+    if (k->prev)
+        k->prev->next = k->next;
+    else
+        net->live = k->next;
+    if (k->next)
+        k->next->prev = k->prev;
+    free(k);
 }
 
 struct ipnet *ipnet_new(engine_t *e)
@@ -82,6 +107,8 @@ void ipnet_free(struct ipnet *net)
         return;
     for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
         unbridge(&net->ports[i]);
+    while (net->live)
+        pkt_free(net, net->live);
     free(net->ports);
     free(net);
 }
@@ -125,7 +152,7 @@ static void port_send(struct ipport *p, struct ippkt *k)
 {
     uint64_t now = engine_now(p->net->e);
     if (!port_up(p)) {
-        free(k);
+        pkt_free(p->net, k);
         return;
     }
     uint32_t l2 = k->ip_len + NETSIM_L2_OVERHEAD;
@@ -148,7 +175,7 @@ static void ping_reply(struct ipnet *net, struct ipport *q, struct ippkt *k)
         pg->rtt_ns[k->seq] = now - k->sent_at;
         net->answered++;
     }
-    free(k);
+    pkt_free(net, k);
 }
 
 /* The switch's own IP stack: answers echo requests, collects replies. */
@@ -179,7 +206,7 @@ static void arrive(engine_t *e, void *arg)
     else if (q->admin_up && q->has_ip && k->dst == q->ip)
         host_receive(q, k);
     else
-        free(k);
+        pkt_free(q->net, k);
 }
 
 static void pipe_deliver(void *ctx, netsim_pkt pkt)
@@ -188,14 +215,14 @@ static void pipe_deliver(void *ctx, netsim_pkt pkt)
     if (in->bridge)
         port_send(in->bridge, pkt.user);
     else
-        free(pkt.user);
+        pkt_free(in->net, pkt.user);
 }
 
 static void pipe_drop(void *ctx, netsim_pkt pkt, netsim_drop_cause cause)
 {
-    (void)ctx;
+    struct ipport *in = ctx;
     (void)cause;
-    free(pkt.user);
+    pkt_free(in->net, pkt.user);
 }
 
 void ipnet_bridge(struct ipnet *net, int sw, int a_slot, int a_port, int b_slot, int b_port)
@@ -332,10 +359,13 @@ int ipnet_ping(struct ipnet *net, int sw, struct ipnet_ping *p)
         return -1;
     uint64_t t0 = engine_now(net->e);
     for (int i = 0; i < p->count; i++) {
-        struct ippkt *k = calloc(1, sizeof *k);
-        if (!k)
-            abort();
-        *k = (struct ippkt){ICMP_ECHO, from->ip, p->dst, (uint32_t)p->size + 28u, i, 0, from};
+        struct ippkt *k = pkt_new(net);
+        k->type = ICMP_ECHO;
+        k->src = from->ip;
+        k->dst = p->dst;
+        k->ip_len = (uint32_t)p->size + 28u;
+        k->seq = i;
+        k->at = from;
         p->rtt_ns[i] = UINT64_MAX;
         engine_at(net->e, t0 + (uint64_t)i * ENGINE_NS_PER_SEC, send_echo, k);
     }
