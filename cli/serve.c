@@ -184,8 +184,12 @@ static void *conn_main(void *arg)
     c->th = pthread_self();
     c->running = true;
     pthread_mutex_unlock(&sv->mu);
-    fprintf(stderr, "mdsim serve: %s connection to %s from %s\n", c->ssh ? "ssh" : "telnet",
-            lab_switch_name(sv->lab, c->sw), c->from);
+    char name[40]; /* a rolled-back command rewrites the names: read them locked */
+    lab_lock(sv->lab);
+    snprintf(name, sizeof name, "%s", lab_switch_name(sv->lab, c->sw));
+    lab_unlock(sv->lab);
+    fprintf(stderr, "mdsim serve: %s connection to %s from %s\n", c->ssh ? "ssh" : "telnet", name,
+            c->from);
     if (c->ssh)
         ssh_serve(sv->ssh, c->fd, c->from, &sv->topts[c->sw]);
     else

@@ -208,7 +208,8 @@ static void ssh_login(struct conn *c, const char *host, const char *port, const 
     if (ssh_userauth_password(c->ses, NULL, pass) != SSH_AUTH_SUCCESS)
         die("login refused");
     c->chan = ssh_channel_new(c->ses);
-    if (ssh_channel_open_session(c->chan) != SSH_OK || ssh_channel_request_pty_size(c->chan, "vt100", 80, 24) != SSH_OK ||
+    if (ssh_channel_open_session(c->chan) != SSH_OK ||
+        ssh_channel_request_pty_size(c->chan, "vt100", 80, 24) != SSH_OK ||
         ssh_channel_request_shell(c->chan) != SSH_OK)
         die("cannot open a shell");
 }
