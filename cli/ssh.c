@@ -259,6 +259,7 @@ static void run_channel(struct ssh_conn *c)
     o.kind = "ssh";
     o.telnet = false;
     o.interactive = c->shell && c->pty;
+    o.crlf = c->pty; /* `ssh -t host cmd` too: the client's tty is raw */
     o.from = c->from;
     o.rows = c->rows;
     o.cols = c->cols;

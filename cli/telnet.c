@@ -72,7 +72,7 @@ static void term_out(struct term *t, const char *s, size_t n)
             raw_write(t, buf, k);
             k = 0;
         }
-        if (s[i] == '\n' && (t->o.interactive || t->o.telnet))
+        if (s[i] == '\n' && t->o.crlf)
             buf[k++] = '\r';
         else if ((unsigned char)s[i] == T_IAC && t->o.telnet)
             buf[k++] = (char)T_IAC;
@@ -803,6 +803,7 @@ void telnet_serve(int fd, const char *from, const struct term_opts *o)
     opts.kind = "telnet";
     opts.telnet = true;
     opts.interactive = true;
+    opts.crlf = true;
     opts.from = from;
     struct term *t = term_new(&tr, &opts);
     char user[USER_NAME_MAX + 1];

@@ -30,6 +30,7 @@ struct term_opts {
     const char *from;  /* peer address */
     bool telnet;       /* IAC sequences in, 0xFF doubled out */
     bool interactive;  /* echo, editing, pager; else a batch transcript */
+    bool crlf;         /* a terminal at the other end: lines end in CR LF */
     int rows, cols;    /* window size when known, else 0 */
     int idle_timeout;  /* seconds without input before logging out; 0 = none */
     const atomic_bool *stop; /* the server is shutting down */

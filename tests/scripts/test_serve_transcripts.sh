@@ -70,6 +70,8 @@ diff -u "$work/exp" "$work/got" > "$work/diff" || fail "ssh -T differs from repl
 $(head -40 "$work/diff")"
 out=$(ssh_as admin admin "$SP" 'show switchname')
 [ "$out" = "$(awk 'NR == 2 { print $2 }' "$work/names")" ] || fail "exec request: got '$out'"
+ssh_as admin admin "$SP" -tt 'show switchname' < /dev/null | od -c | grep -q '\\r  *\\n' ||
+    fail "exec with a pty: lines do not end in CR LF"
 ssh_as admin admin "$SP" 'bogus' > "$work/bogus" && fail "exec of a bad command exited 0"
 grep -q "% Invalid command" "$work/bogus" || fail "exec of a bad command: $(cat "$work/bogus")"
 out=$(ssh_as admin admin $((SP + 1)) 'show switchname')
