@@ -18,6 +18,15 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP PIPE # through the EXIT trap
+# A test killed outright (ctest's timeout) runs no trap: a watchdog stops
+# its servers once it is gone. Forked twice, so that it is no child of the
+# test and a bare `wait` there does not wait for it.
+( (
+    while kill -0 $$ 2> /dev/null; do sleep 1; done
+    [ -f "$work/pids" ] && kill -KILL $(cat "$work/pids") 2> /dev/null
+    rm -rf "$work"
+) > /dev/null 2>&1 & )
 
 SSHO="-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=error
  -o ConnectTimeout=10 -o NumberOfPasswordPrompts=1 -o PubkeyAuthentication=no"
@@ -43,6 +52,7 @@ serve_start() {
             > "$work/serve.$TP.out" 2> "$SERVE_ERR" &
         SERVE_PID=$!
         serve_pids="$serve_pids $SERVE_PID"
+        echo "$SERVE_PID" >> "$work/pids"
         for _ in $(seq 200); do
             grep -q "ready" "$SERVE_ERR" && return 0
             kill -0 "$SERVE_PID" 2>/dev/null || break
