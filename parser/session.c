@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 /* Longer lines are refused whole: nothing a person types is this long. */
@@ -288,6 +289,15 @@ int session_exec_in(struct session *s, enum mode m, const char *line, size_t off
     return run_line(s, line, offset, m);
 }
 
+/* A command that takes time on a real-time lab (`sleep`, `ping`) holds
+ * its session, never the lab. A signal cuts it short: `serve` stopping. */
+static void wait_wall(uint64_t ns)
+{
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    if (ns)
+        nanosleep(&ts, NULL);
+}
+
 int session_exec(struct session *s, const char *line)
 {
     char prompt[128];
@@ -297,8 +307,11 @@ int session_exec(struct session *s, const char *line)
     sb_clear(&s->out);
     s->no_more = false;
     s->last_error[0] = '\0';
+    s->wait_ns = 0;
     int rc = run_line(s, line, strlen(prompt), s->mode);
+    uint64_t wait = s->wait_ns + lab_ahead_ns(s->lab);
     lab_unlock(s->lab);
+    wait_wall(wait);
     emit(s);
     sb_clear(&s->out);
     return rc;

@@ -7,6 +7,7 @@
 #define MDSIM_SESSION_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "grammar.h"
 #include "strbuf.h"
 
@@ -46,6 +47,7 @@ struct session {
     struct session_io io;
     strbuf out;            /* the running command's output */
     char last_error[128];  /* the `%` line of the last failure, for replay */
+    uint64_t wait_ns;      /* real time: how long the running command lasts */
 };
 
 void session_init(struct session *s, struct lab *lab, int sw, struct session_io io);

@@ -44,7 +44,6 @@ static int cmd_ping(struct session *s, const struct cmd_args *a)
         free(p.rtt_ns);
         return cmd_error(s, "ping: sendto %s %d chars, No route to host", dst, p.size + 8);
     }
-    lab_pace(s->lab);
     cmd_printf(s, "PING %s (%s): %d data bytes\n", dst, dst, p.size);
     for (int i = 0; i < p.count; i++)
         if (p.rtt_ns[i] == UINT64_MAX)

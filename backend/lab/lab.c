@@ -313,6 +313,12 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Lab time the wall clock has reached (real time only). */
+static uint64_t wall_lab_ns(const struct lab *lab)
+{
+    return lab->rt_lab_ns + (uint64_t)((double)(mono_ns() - lab->rt_wall_ns) * lab->speed);
+}
+
 void lab_set_realtime(struct lab *lab, double speed)
 {
     lab->speed = speed;
@@ -324,23 +330,26 @@ void lab_tick(struct lab *lab)
 {
     if (lab->speed <= 0)
         return;
-    uint64_t target = lab->rt_lab_ns + (uint64_t)((double)(mono_ns() - lab->rt_wall_ns) * lab->speed);
+    uint64_t target = wall_lab_ns(lab);
     if (target > lab_now(lab))
         run_until(lab, target);
 }
 
-void lab_pace(struct lab *lab)
+uint64_t lab_take_time(struct lab *lab, uint64_t ns)
+{
+    if (lab->speed <= 0) {
+        lab_advance(lab, ns);
+        return 0;
+    }
+    return (uint64_t)((double)ns / lab->speed);
+}
+
+uint64_t lab_ahead_ns(const struct lab *lab)
 {
     if (lab->speed <= 0)
-        return;
-    uint64_t wall = lab->rt_lab_ns + (uint64_t)((double)(mono_ns() - lab->rt_wall_ns) * lab->speed);
-    if (lab_now(lab) <= wall)
-        return;
-    uint64_t ns = (uint64_t)((double)(lab_now(lab) - wall) / lab->speed);
-    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    pthread_mutex_unlock(&lab->lock); /* other sessions go on meanwhile */
-    nanosleep(&ts, NULL);
-    pthread_mutex_lock(&lab->lock);
+        return 0;
+    uint64_t wall = wall_lab_ns(lab);
+    return lab_now(lab) > wall ? (uint64_t)((double)(lab_now(lab) - wall) / lab->speed) : 0;
 }
 
 time_t lab_time(const struct lab *lab, long *usec)

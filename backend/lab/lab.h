@@ -67,11 +67,14 @@ void lab_advance(struct lab *lab, uint64_t ns);
 void lab_set_realtime(struct lab *lab, double speed);
 /* Catches the clock up with the wall clock (no-op on virtual time). */
 void lab_tick(struct lab *lab);
-/* On real time, waits (lock released) until the wall clock has caught up
- * with a clock a command moved ahead (`sleep`, `ping`); no-op on virtual
- * time. Other sessions run meanwhile, inside this command's savepoint: call
- * it last, from a handler that can no longer fail. */
-void lab_pace(struct lab *lab);
+/* A command that lasts `ns` of lab time (`sleep`): on virtual time the
+ * clock jumps now and 0 is returned; on real time the clock is left to the
+ * wall, and the wall-clock ns the session must wait are returned. */
+uint64_t lab_take_time(struct lab *lab, uint64_t ns);
+/* On real time, how far (wall ns) a command ran the clock ahead of the wall
+ * (`ping` runs the engine until its replies): the session waits that long,
+ * the lock released, before it shows the output. 0 on virtual time. */
+uint64_t lab_ahead_ns(const struct lab *lab);
 /* Calendar time shown by the switches, and `clock set`. */
 time_t lab_time(const struct lab *lab, long *usec);
 void lab_clock_set(struct lab *lab, time_t t);

@@ -47,8 +47,7 @@ static int cmd_terminal(struct session *s, const struct cmd_args *a)
 
 static int cmd_sleep(struct session *s, const struct cmd_args *a)
 {
-    lab_advance(s->lab, (uint64_t)arg_num(a, "seconds", 0) * 1000000000u);
-    lab_pace(s->lab);
+    s->wait_ns += lab_take_time(s->lab, (uint64_t)arg_num(a, "seconds", 0) * 1000000000u);
     return 0;
 }
 
