@@ -3,6 +3,7 @@
 #include "lab/lab.h"
 #include "system/system.h"
 #include "interface/ge.h"
+#include "user/user.h"
 #include "lab/feature.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ static void render_interfaces(struct lab *lab, int sw, strbuf *out)
 /* Sections in NX-OS order; a feature adds its renderer here. */
 static void (*const sections[])(struct lab *, int, strbuf *) = {
     render_features,
+    user_render_config,
     render_switchname,
     render_interfaces,
 };

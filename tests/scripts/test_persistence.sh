@@ -37,6 +37,7 @@ persist-1# show running-config
 !Command: show running-config
 
 version 5.2(8)
+username admin password 5 $5$mdsimdflt$UbI4IL0IijurABPLFme/lvSy4kHp84ueNzE2hBYrNt5 role network-admin
 switchname persist-1
 
 interface GigabitEthernet2/2
@@ -87,6 +88,7 @@ MDS1# show running-config
 !Command: show running-config
 
 version 5.2(8)
+username admin password 5 $5$mdsimdflt$UbI4IL0IijurABPLFme/lvSy4kHp84ueNzE2hBYrNt5 role network-admin
 switchname MDS1
 CFG
 diff "$dir/want" "$dir/got" > "$dir/diff" || fail "after write erase + reload: $(cat "$dir/diff")"
