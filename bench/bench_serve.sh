@@ -31,6 +31,9 @@ show running-config interface gigabitethernet2/1
 SCRIPT
 
 # run NAME SESSIONS CLIENT-OPTS PORT: SESSIONS clients for $secs seconds.
+# Unpaced clients send the next command as soon as the answer is in: the
+# server is saturated and latency is queueing. Paced ones (-r) send 20
+# commands/s each, an automation-like load: latency is service time.
 run() {
     local name=$1 n=$2 opt=$3 port=$4 i
     rm -f "$work"/lat.*
@@ -43,11 +46,13 @@ run() {
     count=$(wc -l < "$work/all")
     p50=$(awk -v n="$count" 'NR == int(n * 0.50) + 1' "$work/all")
     p99=$(awk -v n="$count" 'NR == int(n * 0.99) + 1' "$work/all")
-    printf '%-8s %3d sessions: %7d commands/s   p50 %6d us   p99 %7d us\n' \
-        "$name" "$n" $((count / secs)) "$p50" "$p99"
+    printf '%-8s %3d sessions%-8s: %7d commands/s   p50 %6d us   p99 %7d us\n' \
+        "$name" "$n" "${5:-}" $((count / secs)) "$p50" "$p99"
 }
 run telnet 1 "" "$TP"
 run ssh 1 "-s" "$SP"
 run telnet 50 "" "$TP"
 run ssh 50 "-s" "$SP"
+run telnet 50 "-r 20" "$TP" " @20/s"
+run ssh 50 "-s -r 20" "$SP" " @20/s"
 echo "after the runs, idle again: RSS $(rss)"

@@ -6,7 +6,7 @@
  * byte. Also the load generator of the tests and the benchmark.
  *
  * usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS]
- *                     [-L FILE] [-t NAME,NAME...] HOST PORT < script
+ *                     [-L FILE] [-r RATE] [-t NAME,NAME...] HOST PORT < script
  *   -s  SSH with a pty (libssh) instead of telnet
  *   -t  stdin is a captured transcript of the lab's switches NAME,... (ports
  *       PORT, PORT+1, ...): lines with a prompt run on the switch it names,
@@ -15,6 +15,8 @@
  *   -x  keep the pager (no hidden `terminal length 0` first)
  *   -d  run the script again and again for SECONDS
  *   -L  append each command's latency in microseconds to FILE
+ *   -r  pace: at most RATE commands per second (a paced load measures
+ *       latency; an unpaced one measures saturation)
  * Script lines starting with @ are for tests, not sent as they are:
  *   @send TEXT    send TEXT (C escapes: \r \t \x03 ...), wait for nothing
  *   @expect TEXT  wait until TEXT has arrived (exit 2 when it does not)
@@ -217,6 +219,7 @@ static void ssh_login(struct conn *c, const char *host, const char *port, const 
 struct opts {
     bool quiet, errors_fail, keep_pager, ssh;
     int seconds;
+    int rate; /* commands per second, 0 = as fast as answered */
     FILE *lat;
     const char *user, *pass, *host;
     int port;
@@ -371,6 +374,9 @@ static bool run_line(struct conn *c, const struct opts *o, const char *l)
     }
     if (o->lat)
         fprintf(o->lat, "%lld\n", now_us() - t0);
+    long long next = t0 + (o->rate ? 1000000LL / o->rate : 0);
+    if (now_us() < next)
+        usleep((useconds_t)(next - now_us()));
     return err;
 }
 
@@ -396,7 +402,7 @@ static void parse(int argc, char **argv, struct opts *o)
 {
     int ch;
     o->user = o->pass = "admin";
-    while ((ch = getopt(argc, argv, "su:p:qexd:L:t:")) != -1) {
+    while ((ch = getopt(argc, argv, "su:p:qexd:L:r:t:")) != -1) {
         switch (ch) {
         case 's': o->ssh = true; break;
         case 'u': o->user = optarg; break;
@@ -405,6 +411,7 @@ static void parse(int argc, char **argv, struct opts *o)
         case 'e': o->errors_fail = true; break;
         case 'x': o->keep_pager = true; break;
         case 'd': o->seconds = atoi(optarg); break;
+        case 'r': o->rate = atoi(optarg); break;
         case 'L': if (!(o->lat = fopen(optarg, "a"))) die("cannot open the latency file"); break;
         case 't':
             for (char *t = strtok(optarg, ","); t && o->nnames < 8; t = strtok(NULL, ","))
@@ -415,7 +422,7 @@ static void parse(int argc, char **argv, struct opts *o)
     }
     if (argc - optind != 2)
         die("usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS] [-L FILE] "
-            "[-t NAMES] HOST PORT");
+            "[-r RATE] [-t NAMES] HOST PORT");
     o->host = argv[optind];
     o->port = atoi(argv[optind + 1]);
 }
