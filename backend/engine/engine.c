@@ -5,20 +5,24 @@
 /* The heap holds small (time, seq, node) keys so that sifting touches one
  * cache-friendly array; callbacks live in a node pool whose slots are
  * recycled through a free list, so scheduling an event does not malloc once
- * the pool has grown to the peak number of pending events. */
+ * the pool has grown to the peak number of pending events. Cancelling is
+ * lazy: the node is marked and its key dropped when it reaches the top, so
+ * sifting never writes to the node pool (that write, a cache miss per level
+ * with many events pending, halved the event rate). */
 typedef struct heap_ent {
     uint64_t time;
     uint64_t seq;
     uint32_t node;
 } heap_ent;
 
-#define POS_FREE UINT32_MAX
 #define NO_NODE UINT32_MAX
+
+enum node_state { NODE_FREE, NODE_PENDING, NODE_CANCELLED };
 
 typedef struct node {
     engine_fn fn;
     void *arg;
-    uint32_t heap_pos;  /* POS_FREE when the slot is free */
+    uint32_t state;     /* enum node_state */
     uint32_t gen;       /* bumped on release so stale handles miss */
     uint32_t next_free;
 } node;
@@ -31,6 +35,7 @@ struct engine {
     uint64_t trace;
     heap_ent *heap;
     uint32_t heap_len, heap_cap;
+    uint32_t cancelled; /* keys still in the heap whose node was cancelled */
     node *nodes;
     uint32_t nodes_len, nodes_cap;
     uint32_t free_head;
@@ -61,7 +66,7 @@ uint64_t engine_now(const engine_t *e) { return e->now; }
 uint64_t engine_seed(const engine_t *e) { return e->seed; }
 void engine_set_seed(engine_t *e, uint64_t seed) { e->seed = seed; }
 uint64_t engine_events_run(const engine_t *e) { return e->events_run; }
-size_t engine_pending(const engine_t *e) { return e->heap_len; }
+size_t engine_pending(const engine_t *e) { return e->heap_len - e->cancelled; }
 uint64_t engine_trace_hash(const engine_t *e) { return e->trace; }
 
 void engine_rng_stream(const engine_t *e, rng_t *r, const char *name)
@@ -87,22 +92,16 @@ static bool ent_less(const heap_ent *a, const heap_ent *b)
     return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static void heap_place(engine_t *e, uint32_t pos, heap_ent ent)
-{
-    e->heap[pos] = ent;
-    e->nodes[ent.node].heap_pos = pos;
-}
-
 static void sift_up(engine_t *e, uint32_t pos, heap_ent ent)
 {
     while (pos > 0) {
         uint32_t parent = (pos - 1) / 2;
         if (!ent_less(&ent, &e->heap[parent]))
             break;
-        heap_place(e, pos, e->heap[parent]);
+        e->heap[pos] = e->heap[parent];
         pos = parent;
     }
-    heap_place(e, pos, ent);
+    e->heap[pos] = ent;
 }
 
 static void sift_down(engine_t *e, uint32_t pos, heap_ent ent)
@@ -116,23 +115,17 @@ static void sift_down(engine_t *e, uint32_t pos, heap_ent ent)
             child++;
         if (!ent_less(&e->heap[child], &ent))
             break;
-        heap_place(e, pos, e->heap[child]);
+        e->heap[pos] = e->heap[child];
         pos = child;
     }
-    heap_place(e, pos, ent);
+    e->heap[pos] = ent;
 }
 
-/* Take the entry at pos out of the heap, refilling the hole with the last
- * entry moved up or down as its key requires. */
-static void heap_remove_at(engine_t *e, uint32_t pos)
+static void heap_pop(engine_t *e)
 {
     heap_ent last = e->heap[--e->heap_len];
-    if (pos == e->heap_len)
-        return;
-    if (pos > 0 && ent_less(&last, &e->heap[(pos - 1) / 2]))
-        sift_up(e, pos, last);
-    else
-        sift_down(e, pos, last);
+    if (e->heap_len > 0)
+        sift_down(e, 0, last);
 }
 
 static bool grow(void **buf, uint32_t *cap, size_t elem)
@@ -170,7 +163,7 @@ static uint32_t node_alloc(engine_t *e)
 static void node_release(engine_t *e, uint32_t idx)
 {
     node *n = &e->nodes[idx];
-    n->heap_pos = POS_FREE;
+    n->state = NODE_FREE;
     if (++n->gen == 0)
         n->gen = 1;
     n->next_free = e->free_head;
@@ -190,6 +183,7 @@ engine_timer_id engine_at(engine_t *e, uint64_t when_ns, engine_fn fn, void *arg
     node *n = &e->nodes[idx];
     n->fn = fn;
     n->arg = arg;
+    n->state = NODE_PENDING;
     heap_ent ent = { when_ns < e->now ? e->now : when_ns, e->seq++, idx };
     sift_up(e, e->heap_len++, ent);
     return ((uint64_t)n->gen << 32) | idx;
@@ -203,6 +197,36 @@ engine_timer_id engine_after(engine_t *e, uint64_t delay_ns, engine_fn fn, void 
     return engine_at(e, when, fn, arg);
 }
 
+/* Keeps the invariant that the top key is a live event, so peeking at
+ * heap[0] (next time, run loops) never sees a cancelled one. */
+static void drop_cancelled_top(engine_t *e)
+{
+    while (e->heap_len && e->nodes[e->heap[0].node].state == NODE_CANCELLED) {
+        uint32_t idx = e->heap[0].node;
+        heap_pop(e);
+        node_release(e, idx);
+        e->cancelled--;
+    }
+}
+
+/* When most keys are dead, rebuild the heap from the live ones, so a
+ * pattern of far-future timers cancelled again and again cannot grow it. */
+static void compact(engine_t *e)
+{
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < e->heap_len; i++) {
+        uint32_t idx = e->heap[i].node;
+        if (e->nodes[idx].state == NODE_CANCELLED)
+            node_release(e, idx);
+        else
+            e->heap[live++] = e->heap[i];
+    }
+    e->heap_len = live;
+    e->cancelled = 0;
+    for (uint32_t i = live / 2; i-- > 0;)
+        sift_down(e, i, e->heap[i]);
+}
+
 bool engine_cancel(engine_t *e, engine_timer_id id)
 {
     uint32_t idx = (uint32_t)id;
@@ -210,10 +234,14 @@ bool engine_cancel(engine_t *e, engine_timer_id id)
     if (id == 0 || idx >= e->nodes_len)
         return false;
     node *n = &e->nodes[idx];
-    if (n->gen != gen || n->heap_pos == POS_FREE)
+    if (n->gen != gen || n->state != NODE_PENDING)
         return false;
-    heap_remove_at(e, n->heap_pos);
-    node_release(e, idx);
+    n->state = NODE_CANCELLED;
+    e->cancelled++;
+    if (e->cancelled > 64 && e->cancelled > e->heap_len / 2)
+        compact(e);
+    else
+        drop_cancelled_top(e);
     return true;
 }
 
@@ -227,8 +255,9 @@ static void run_top(engine_t *e)
     node *n = &e->nodes[top.node];
     engine_fn fn = n->fn;
     void *arg = n->arg;
-    heap_remove_at(e, 0);
+    heap_pop(e);
     node_release(e, top.node);
+    drop_cancelled_top(e);
     e->now = top.time;
     e->events_run++;
     engine_trace_mix(e, top.time);
