@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages mdsim needs to build and test, when missing.
 set -e
-PKGS="cmake make gcc clang pkg-config libcli-dev libreadline-dev libsqlite3-dev check libssh-dev zlib1g-dev openssh-client sshpass time tmux libcrypt-dev"
+PKGS="cmake make gcc clang pkg-config libcli-dev libreadline-dev libsqlite3-dev check libssh-dev zlib1g-dev openssh-client sshpass time tmux libcrypt-dev sqlite3"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
