@@ -1,16 +1,21 @@
 /*
- * mdsim_client: drives one telnet or SSH (pty) session of `mdsim serve`
- * from a script on stdin, like a person would, and prints the transcript
- * `mdsim replay` prints for the same script: prompt, command, output.
- * Echo and redisplay are stripped, so the two can be compared byte for
- * byte. Also the load generator of the tests and the benchmark.
+ * mdsim_client: drives one telnet or SSH (pty) session of `mdsim serve`,
+ * or the local console of mdsim in a pseudo-terminal, from a script on
+ * stdin, like a person would, and prints the transcript `mdsim replay`
+ * prints for the same script: prompt, command, output. Echo and redisplay
+ * are stripped, so the two can be compared byte for byte. Also the load
+ * generator of the tests and the benchmark.
  *
  * usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS]
  *                     [-L FILE] [-r RATE] [-t NAME,NAME...] HOST PORT < script
+ *        mdsim_client -c [options] MDSIM DBFILE [MDSIM OPTIONS...] < script
  *   -s  SSH with a pty (libssh) instead of telnet
+ *   -c  the console: `MDSIM --db DBFILE [--switch NAME] [MDSIM OPTIONS]`
+ *       on a pseudo-terminal (TERM=dumb), one per switch, instead of serve
  *   -t  stdin is a captured transcript of the lab's switches NAME,... (ports
- *       PORT, PORT+1, ...): lines with a prompt run on the switch it names,
- *       other lines are output and skipped, as `mdsim replay` does
+ *       PORT, PORT+1, ...; consoles --switch NAME): lines with a prompt run
+ *       on the switch it names, other lines are output and skipped, as
+ *       `mdsim replay` does
  *   -q  do not print the transcript      -e  exit 1 when a line starts with '%'
  *   -x  keep the pager (no hidden `terminal length 0` first)
  *   -d  run the script again and again for SECONDS
@@ -24,18 +29,24 @@
  *   @touch FILE / @wait FILE   create / wait for a file: order two clients
  * Exit: 0 ok, 1 a command failed (-e), 2 no connection, login or answer.
  */
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <libssh/libssh.h>
@@ -43,14 +54,16 @@
 enum { WAIT_MS = 15000 };
 
 struct conn {
-    bool ssh;
-    int fd;
+    bool ssh, pty; /* neither: telnet */
+    int fd;        /* telnet: the socket; pty: the master side */
+    pid_t pid;     /* pty: the console */
     ssh_session ses;
     ssh_channel chan;
     char *buf; /* received, telnet commands removed */
     size_t len, cap;
     char prompt[256]; /* the last prompt the server showed */
     bool gone;        /* the server ended the session (`exit`) */
+    bool unread;      /* pty: the console had ended before the last line */
     int iac_state, iac_cmd; /* telnet command being parsed */
 };
 
@@ -62,9 +75,20 @@ static void die(const char *what)
 
 static void put(struct conn *c, const void *p, size_t n)
 {
+    if (c->pty) { /* a console that has ended shows as the end of input */
+        if (write(c->fd, p, n) != (ssize_t)n && errno != EIO)
+            die("cannot write to the console");
+        return;
+    }
     if (c->ssh ? ssh_channel_write(c->chan, p, (uint32_t)n) != (int)n
                : send(c->fd, p, n, MSG_NOSIGNAL) != (ssize_t)n)
         die("connection lost while sending");
+}
+
+/* Enter: CR on a terminal (SSH pty, console), CR LF over telnet. */
+static void enter(struct conn *c)
+{
+    put(c, c->ssh || c->pty ? "\r" : "\r\n", c->ssh || c->pty ? 1 : 2);
 }
 
 static void keep(struct conn *c, char ch)
@@ -118,9 +142,13 @@ static bool pump(struct conn *c, int ms)
     if (poll(&pf, 1, ms) <= 0)
         return true;
     n = (int)read(c->fd, tmp, sizeof tmp);
-    if (n <= 0)
+    if (n <= 0) /* a pty: EIO once the console has exited */
         return false;
-    telnet_filter(c, tmp, n);
+    if (c->pty)
+        for (int i = 0; i < n; i++)
+            keep(c, (char)tmp[i]);
+    else
+        telnet_filter(c, tmp, n);
     return true;
 }
 
@@ -216,6 +244,70 @@ static void ssh_login(struct conn *c, const char *host, const char *port, const 
         die("cannot open a shell");
 }
 
+/* The console: MDSIM --db DBFILE [--switch NAME] [OPTIONS] on a new
+ * pseudo-terminal, its controlling terminal, with TERM=dumb: readline
+ * echoes and redraws with plain text, no escape sequences. */
+static void console_start(struct conn *c, const char *mdsim, char **argv, int argc, const char *sw)
+{
+    struct winsize ws = {.ws_row = 24, .ws_col = 4096}; /* no wrapping, no scrolling */
+    char *pts, *args[64];
+    int n = 0;
+    c->pty = true;
+    if ((c->fd = posix_openpt(O_RDWR | O_NOCTTY)) < 0 || grantpt(c->fd) != 0 ||
+        unlockpt(c->fd) != 0 || !(pts = ptsname(c->fd)) || ioctl(c->fd, TIOCSWINSZ, &ws) != 0)
+        die("cannot open a pseudo-terminal");
+    fcntl(c->fd, F_SETFD, FD_CLOEXEC); /* the next console's hangup is its own */
+    args[n++] = (char *)mdsim;
+    args[n++] = "--db";
+    args[n++] = argv[0];
+    if (sw) {
+        args[n++] = "--switch";
+        args[n++] = (char *)sw;
+    }
+    for (int i = 1; i < argc && n < 63; i++)
+        args[n++] = argv[i];
+    args[n] = NULL;
+    if ((c->pid = fork()) < 0)
+        die("cannot fork");
+    if (c->pid == 0) {
+        int t;
+        if (setsid() < 0 || (t = open(pts, O_RDWR)) < 0 || ioctl(t, TIOCSCTTY, 0) != 0)
+            _exit(127);
+        dup2(t, 0);
+        dup2(t, 1);
+        dup2(t, 2);
+        if (t > 2)
+            close(t);
+        setenv("TERM", "dumb", 1);
+        execv(mdsim, args);
+        _exit(127);
+    }
+}
+
+/* Ends the console with Ctrl-D (end of input) unless it has ended, and
+ * waits for it; exit 2 when it did not exit with status 0. */
+static void console_end(struct conn *c)
+{
+    int st = 0;
+    long long end = now_us() + WAIT_MS * 1000LL;
+    c->len = 0;
+    if (!c->gone)
+        put(c, "\x04", 1);
+    while (now_us() < end && pump(c, 100))
+        ;
+    close(c->fd); /* a hangup, if it is still there */
+    while (waitpid(c->pid, &st, WNOHANG) == 0 && now_us() < end + 5000000LL)
+        usleep(10000);
+    if (kill(c->pid, SIGKILL) == 0)
+        waitpid(c->pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "mdsim_client: the console ended with %s %d; its last output:\n%s\n",
+                WIFEXITED(st) ? "status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+                c->buf ? c->buf : "");
+        exit(2);
+    }
+}
+
 struct opts {
     bool quiet, errors_fail, keep_pager, ssh;
     int seconds;
@@ -223,6 +315,9 @@ struct opts {
     FILE *lat;
     const char *user, *pass, *host;
     int port;
+    bool console; /* -c: host is MDSIM; argv: DBFILE, MDSIM OPTIONS */
+    char **argv;
+    int argc;
     char *names[8]; /* -t: the lab's switch names, in port order */
     int nnames;
 };
@@ -257,7 +352,7 @@ static bool wait_answering(struct conn *c)
     long long end = now_us() + WAIT_MS * 1000LL;
     while (!prompt_at_end(c)) {
         if (ends_with(c, "[n]"))
-            put(c, c->ssh ? "y\r" : "y\r\n", c->ssh ? 2 : 3);
+            put(c, c->ssh || c->pty ? "y\r" : "y\r\n", c->ssh || c->pty ? 2 : 3);
         if (now_us() > end)
             die("timed out waiting for a prompt");
         if (!pump(c, 100))
@@ -329,7 +424,7 @@ static void directive(struct conn *c, const char *l)
         expect(c, buf);
     } else if (strcmp(l, "@sync") == 0) {
         c->len = 0;
-        put(c, c->ssh ? "\r" : "\r\n", c->ssh ? 1 : 2);
+        enter(c);
         wait_for(c, NULL);
         take_prompt(c);
     } else if (strncmp(l, "@touch ", 7) == 0) {
@@ -343,6 +438,20 @@ static void directive(struct conn *c, const char *l)
         die("unknown @ directive");
     }
     free(buf);
+}
+
+/* A console shows its prompt once more as it ends (`exit`), then a
+ * newline: a line sent at that prompt may find it gone. The terminal,
+ * cooked again, may have echoed the line; the console has not. */
+static bool ended_before(const struct conn *c, const char *l)
+{
+    size_t n = strlen(l);
+    const char *b = c->buf;
+    if (c->len <= 2)
+        return c->len == 0 || memcmp(b, "\r\n", c->len) == 0;
+    return c->len == n + 4 && ((memcmp(b, l, n) == 0 && memcmp(b + n, "\r\n\r\n", 4) == 0) ||
+                               (memcmp(b, "\r\n", 2) == 0 && memcmp(b + 2, l, n) == 0 &&
+                                memcmp(b + n + 2, "\r\n", 2) == 0));
 }
 
 /* Runs one script line; returns whether it printed an error. */
@@ -364,11 +473,24 @@ static bool run_line(struct conn *c, const struct opts *o, const char *l)
         err = emit(o, c->prompt, c->buf, c->len - strlen(tail));
         put(c, "\x15\r", 2); /* Ctrl-U, Enter: an empty line */
         c->len = 0;
-        wait_for(c, NULL);
+        snprintf(tail, sizeof tail, "\n%s", c->prompt);
+        wait_for(c, c->pty ? tail : NULL); /* readline shows a prompt for Ctrl-U too */
     } else {
-        put(c, l, n);
-        put(c, c->ssh ? "\r" : "\r\n", c->ssh ? 1 : 2);
+        if (c->pty) { /* at once: the terminal echoes all of it or none */
+            char *cr = malloc(n + 1);
+            if (!cr)
+                abort();
+            memcpy(cr, l, n);
+            cr[n] = '\r';
+            put(c, cr, n + 1);
+            free(cr);
+        } else {
+            put(c, l, n);
+            enter(c);
+        }
         c->gone = !wait_answering(c);
+        if ((c->unread = c->gone && c->pty && ended_before(c, l)))
+            return emit(o, c->prompt, "\n", 1);
         err = emit(o, c->prompt, c->buf, c->len - prompt_at_end(c));
         take_prompt(c);
     }
@@ -402,9 +524,10 @@ static void parse(int argc, char **argv, struct opts *o)
 {
     int ch;
     o->user = o->pass = "admin";
-    while ((ch = getopt(argc, argv, "su:p:qexd:L:r:t:")) != -1) {
+    while ((ch = getopt(argc, argv, "+scu:p:qexd:L:r:t:")) != -1) {
         switch (ch) {
         case 's': o->ssh = true; break;
+        case 'c': o->console = true; break;
         case 'u': o->user = optarg; break;
         case 'p': o->pass = optarg; break;
         case 'q': o->quiet = true; break;
@@ -420,11 +543,14 @@ static void parse(int argc, char **argv, struct opts *o)
         default: exit(2);
         }
     }
-    if (argc - optind != 2)
+    if (o->console ? argc - optind < 2 || o->ssh : argc - optind != 2)
         die("usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS] [-L FILE] "
-            "[-r RATE] [-t NAMES] HOST PORT");
+            "[-r RATE] [-t NAMES] HOST PORT\n"
+            "       mdsim_client -c [options] MDSIM DBFILE [MDSIM OPTIONS...]");
     o->host = argv[optind];
     o->port = atoi(argv[optind + 1]);
+    o->argv = argv + optind + 1;
+    o->argc = argc - optind - 1;
 }
 
 static struct conn *open_conn(const struct opts *o, int sw)
@@ -435,7 +561,9 @@ static struct conn *open_conn(const struct opts *o, int sw)
         abort();
     c->ssh = o->ssh;
     snprintf(port, sizeof port, "%d", o->port + sw);
-    if (c->ssh) {
+    if (o->console) {
+        console_start(c, o->host, o->argv, o->argc, o->nnames ? o->names[sw] : NULL);
+    } else if (c->ssh) {
         ssh_login(c, o->host, port, o->user, o->pass);
     } else {
         tcp_connect(c, o->host, port);
@@ -459,6 +587,8 @@ static void close_conn(struct conn *c)
         ssh_channel_free(c->chan);
         ssh_disconnect(c->ses);
         ssh_free(c->ses);
+    } else if (c->pty) {
+        console_end(c);
     } else {
         close(c->fd);
     }
@@ -509,6 +639,25 @@ static int switch_for(struct conn **cs, const struct opts *o, const char *host)
     return -1;
 }
 
+/* Runs a line on switch sw's session *c, opened (again) as needed: replay,
+ * too, starts a new session after `exit`. */
+static bool run_on(struct conn **c, const struct opts *o, int sw, const char *l)
+{
+    for (int again = 0;; again++) {
+        if (*c && (*c)->gone) {
+            close_conn(*c);
+            *c = NULL;
+        }
+        if (!*c)
+            *c = open_conn(o, sw);
+        bool err = run_line(*c, o, l);
+        if (!(*c)->unread)
+            return err;
+        if (again)
+            die("the console ended before reading a line");
+    }
+}
+
 static bool run_transcript(const struct opts *o, char **script, int n)
 {
     struct conn *cs[8] = {0};
@@ -517,15 +666,8 @@ static bool run_transcript(const struct opts *o, char **script, int n)
     for (int i = 0; i < n; i++) {
         const char *cmd = split_prompt(script[i], host, sizeof host);
         int sw = cmd ? switch_for(cs, o, host) : -1;
-        if (sw < 0)
-            continue;
-        if (cs[sw] && cs[sw]->gone) { /* replay, too, starts a new session */
-            close_conn(cs[sw]);
-            cs[sw] = NULL;
-        }
-        if (!cs[sw])
-            cs[sw] = open_conn(o, sw);
-        err |= run_line(cs[sw], o, cmd);
+        if (sw >= 0)
+            err |= run_on(&cs[sw], o, sw, cmd);
     }
     for (int i = 0; i < 8; i++)
         if (cs[i])
@@ -546,13 +688,8 @@ int main(int argc, char **argv)
         struct conn *c = open_conn(&o, 0);
         long long end = now_us() + o.seconds * 1000000LL;
         do
-            for (int i = 0; i < n; i++) {
-                if (c->gone) {
-                    close_conn(c);
-                    c = open_conn(&o, 0);
-                }
-                err |= run_line(c, &o, script[i]);
-            }
+            for (int i = 0; i < n; i++)
+                err |= run_on(&c, &o, 0, script[i]);
         while (o.seconds && n && now_us() < end);
         close_conn(c);
     }
