@@ -20,7 +20,7 @@
 
 static struct session *cur;
 static volatile sig_atomic_t interrupted;
-static bool line_done;
+static bool installed; /* the readline handler, removed as the session ends */
 
 static void con_write(void *ctx, const char *s, size_t n)
 {
@@ -74,11 +74,20 @@ static void set_prompt(void)
     rl_set_prompt(prompt);
 }
 
+/* Removing the handler from inside it keeps readline from drawing the
+ * prompt once more after `exit`. */
+static void stop_reading(void)
+{
+    rl_callback_handler_remove();
+    installed = false;
+}
+
 static void on_line(char *line)
 {
-    if (!line) { /* end of input */
+    if (!line) { /* end of input: the cursor is still after the prompt */
         cur->closed = true;
-        line_done = true;
+        fputs("\n", stdout);
+        stop_reading();
         return;
     }
     if (*line) {
@@ -87,9 +96,11 @@ static void on_line(char *line)
     }
     session_exec(cur, line);
     free(line);
-    set_prompt();
+    if (cur->closed)
+        stop_reading();
+    else
+        set_prompt();
 }
-
 static int key_help(int count, int key)
 {
     (void)count;
@@ -181,6 +192,7 @@ int console_run(struct lab *lab, int sw, double speed)
     char prompt[128];
     session_prompt(&s, prompt, sizeof prompt);
     rl_callback_handler_install(prompt, on_line);
+    installed = true;
     while (!s.closed) {
         struct pollfd p = {STDIN_FILENO, POLLIN, 0};
         if (poll(&p, 1, -1) < 0 && errno != EINTR)
@@ -198,10 +210,9 @@ int console_run(struct lab *lab, int sw, double speed)
         if (p.revents)
             rl_callback_read_char();
     }
-    rl_callback_handler_remove();
+    if (installed) /* poll failed */
+        stop_reading();
     tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-    if (!line_done)
-        fputs("\n", stdout);
     session_free(&s);
     return 0;
 }

@@ -142,7 +142,10 @@ static int lab_create(const struct opts *o, const char *file)
 
 static int lab_reset(struct lab *lab)
 {
-    topology_factory_reset(lab);
+    if (!topology_factory_reset(lab)) {
+        fprintf(stderr, "mdsim: lab busy, nothing reset: %s\n", lab_store_error(lab));
+        return 1;
+    }
     printf("%d switch%s reset to factory configuration\n", lab_switch_count(lab),
            lab_switch_count(lab) == 1 ? "" : "es");
     return 0;

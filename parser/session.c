@@ -255,7 +255,10 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     p[0].r.args.offset = (int)col0;
     lab_txn_begin(s->lab);
     rc = p[0].r.var->cmd->fn(s, &p[0].r.args) == 0 ? 0 : 1;
-    lab_txn_end(s->lab, rc == 0);
+    if (!lab_txn_end(s->lab, rc == 0)) {
+        cmd_error(s, "%% Lab database busy, nothing changed: %s", lab_store_error(s->lab));
+        rc = 1;
+    }
     if (rc == 0)
         rc = run_filters(s, p + 1, n - 1);
 out:

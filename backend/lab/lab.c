@@ -27,6 +27,7 @@ struct lab {
     int nsw;
     int txn_depth;
     bool batch;
+    char store_error[160]; /* a write the store refused (busy): the command fails */
     engine_t *engine;      /* the lab's one clock and event queue */
     struct ipnet *net;     /* follows the store: rebuilt when it changed */
     sqlite3_int64 net_seen_changes;
@@ -69,12 +70,18 @@ void lab_step_done(struct lab *lab, sqlite3_stmt *st)
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         ;
-    if (rc != SQLITE_DONE) {
-        fprintf(stderr, "mdsim: store write failed: %s\n", sqlite3_errmsg(lab->db));
-        abort();
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE)
+        return;
+    if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
+        /* another process holds the lab file: this command fails, cleanly */
+        if (!lab->store_error[0])
+            snprintf(lab->store_error, sizeof lab->store_error, "%s", sqlite3_errmsg(lab->db));
+        return;
     }
+    fprintf(stderr, "mdsim: store write failed: %s\n", sqlite3_errmsg(lab->db));
+    abort(); /* a constraint the handlers should have checked: a bug */
 }
-
 static void exec_sql(struct lab *lab, const char *sql)
 {
     lab_step_done(lab, lab_stmt(lab, sql));
@@ -167,6 +174,7 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     lab->engine = engine_new(load_seed(lab));
     lab->net = ipnet_new(lab->engine);
     lab->net_seen_changes = -1;
+    stmt_cache_reset_all(lab->stmts);
     return lab;
 }
 
@@ -242,25 +250,38 @@ const char *lab_module(struct lab *lab, int sw, int slot)
 }
 
 void lab_lock(struct lab *lab) { pthread_mutex_lock(&lab->lock); }
-void lab_unlock(struct lab *lab) { pthread_mutex_unlock(&lab->lock); }
+void lab_unlock(struct lab *lab)
+{
+    stmt_cache_reset_all(lab->stmts); /* no read transaction outlives a command */
+    pthread_mutex_unlock(&lab->lock);
+}
 
 void lab_txn_begin(struct lab *lab)
 {
+    if (lab->txn_depth == 0)
+        lab->store_error[0] = '\0';
     exec_sql(lab, "SAVEPOINT cmd");
     lab->txn_depth++;
 }
-
-void lab_txn_end(struct lab *lab, bool commit)
+bool lab_txn_end(struct lab *lab, bool commit)
 {
-    if (!commit) {
+    bool refused = lab->store_error[0] != '\0';
+    if (!commit || refused) {
         exec_sql(lab, "ROLLBACK TO cmd");
         load_switches(lab); /* the caches may hold what was rolled back */
         load_clock(lab);
     }
     exec_sql(lab, "RELEASE cmd");
+    if (lab->store_error[0] && !refused && lab->txn_depth == 1 && !lab->batch) {
+        sqlite3_exec(lab->db, "ROLLBACK", NULL, NULL, NULL); /* the commit itself was refused */
+        load_switches(lab);
+        load_clock(lab);
+    }
     lab->txn_depth--;
+    return !commit || !lab->store_error[0];
 }
 
+const char *lab_store_error(const struct lab *lab) { return lab->store_error; }
 void lab_batch_begin(struct lab *lab)
 {
     if (!lab->batch)

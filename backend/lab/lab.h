@@ -43,7 +43,11 @@ const char *lab_module(struct lab *lab, int sw, int slot);
 void lab_lock(struct lab *lab);
 void lab_unlock(struct lab *lab);
 void lab_txn_begin(struct lab *lab);
-void lab_txn_end(struct lab *lab, bool commit);
+/* Returns false when the command wanted to commit but the store refused a
+ * write (another process holds the lab file): everything is rolled back
+ * and lab_store_error() says why. */
+bool lab_txn_end(struct lab *lab, bool commit);
+const char *lab_store_error(const struct lab *lab);
 /* Replay groups many commands into one transaction for speed. */
 void lab_batch_begin(struct lab *lab);
 void lab_batch_end(struct lab *lab);

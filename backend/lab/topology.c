@@ -492,7 +492,7 @@ void topology_print(struct lab *lab, FILE *out)
     }
 }
 
-void topology_factory_reset(struct lab *lab)
+bool topology_factory_reset(struct lab *lab)
 {
     static const char *const q_startup = "DELETE FROM startup_config";
     lab_lock(lab);
@@ -500,6 +500,7 @@ void topology_factory_reset(struct lab *lab)
     for (int i = 0; i < lab_switch_count(lab); i++)
         lab_factory_reset(lab, i);
     lab_step_done(lab, lab_stmt(lab, q_startup));
-    lab_txn_end(lab, true);
+    bool ok = lab_txn_end(lab, true);
     lab_unlock(lab);
+    return ok;
 }

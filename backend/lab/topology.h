@@ -33,6 +33,6 @@ void topology_print(struct lab *lab, FILE *out);
 
 /* Every switch back to its factory configuration, startup configuration
  * erased too; the topology stays. One transaction. */
-void topology_factory_reset(struct lab *lab);
+bool topology_factory_reset(struct lab *lab);
 
 #endif

@@ -161,3 +161,9 @@ sqlite3_stmt *stmt_get(struct stmt_cache *c, const char *sql)
     c->e[c->n++].st = st;
     return st;
 }
+
+void stmt_cache_reset_all(struct stmt_cache *c)
+{
+    for (int i = 0; i < c->n; i++)
+        sqlite3_reset(c->e[i].st);
+}

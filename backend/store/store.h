@@ -16,6 +16,10 @@ struct stmt_cache *stmt_cache_new(sqlite3 *db);
 void stmt_cache_free(struct stmt_cache *c);
 /* A prepared statement for a static SQL string, reset and unbound. */
 sqlite3_stmt *stmt_get(struct stmt_cache *c, const char *sql);
+/* Resets every cached statement: a statement left on a row keeps a read
+ * transaction open, and with it a stale snapshot that makes the next write
+ * fail with "database is locked" once another process has written. */
+void stmt_cache_reset_all(struct stmt_cache *c);
 
 extern const char *const schema_migrations[];
 extern const int schema_version;
