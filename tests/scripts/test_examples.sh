@@ -1,0 +1,20 @@
+#!/bin/sh
+# Every example script replays without a failed line, each on a fresh lab,
+# and every example lab file creates a lab.
+mdsim=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+for f in "$root"/examples/scripts/*.txt; do
+    rm -f "$dir"/lab.db*
+    "$mdsim" --db "$dir/lab.db" replay "$f" > "$dir/out" 2> "$dir/err" ||
+        { echo "FAIL: $f: $(cat "$dir/err")"; fails=$((fails + 1)); }
+done
+for f in "$root"/examples/labs/*.lab; do
+    rm -f "$dir"/new.db*
+    "$mdsim" --db "$dir/new.db" lab create "$f" > /dev/null 2> "$dir/err" ||
+        { echo "FAIL: $f: $(cat "$dir/err")"; fails=$((fails + 1)); }
+done
+[ "$fails" -eq 0 ] || exit 1
+echo ok
