@@ -3,13 +3,16 @@
 # `?` answered at once (no Enter), Tab completion, Ctrl-Z, Ctrl-C, exit,
 # and the command history kept in the lab for the next console.
 # usage: test_console.sh MDSIM
-mdsim=$1
+mdsim=$(realpath "$1")
 if ! command -v tmux >/dev/null 2>&1; then
     echo "SKIP: tmux is not installed"
     exit 0
 fi
 dir=$(mktemp -d)
 sock="mdsim-test-$$"
+# A private socket directory: nothing another test or user does to
+# /tmp/tmux-UID can reach this server.
+export TMUX_TMPDIR="$dir"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$dir"' EXIT
 fails=0
@@ -50,8 +53,19 @@ $(screen)
     return 1
 }
 
+# start: mdsim in a new tmux session. A tmux server that dies as it starts
+# ("server exited unexpectedly", seen once on a loaded CI machine) is
+# started again, up to three times, with its own log kept for the report.
 start() {
-    tm new-session -d -s t -x 120 -y 40 "$mdsim --db $dir/lab.db; echo \"[exit \$?]\"; sleep 30"
+    for try in 1 2 3; do
+        tm kill-server 2>/dev/null
+        (cd "$dir" && tm -v new-session -d -s t -x 120 -y 40 \
+            "$mdsim --db $dir/lab.db; echo \"[exit \$?]\"; sleep 30") 2>"$dir/tmux.err" &&
+            tm has-session -t t 2>/dev/null && break
+        echo "tmux start $try failed: $(cat "$dir/tmux.err")"
+        tail -5 "$dir"/tmux-server-*.log 2>/dev/null
+        sleep 1
+    done
     # start-up may be slow under sanitizers on a loaded machine (the serve
     # load test runs beside it under ctest -j): up to 60 s, seen over 15 s
     wait_for '^MDS1#' 600 || { fail "no MDS1# prompt at start: $(screen)"; exit 1; }
