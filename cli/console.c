@@ -7,6 +7,7 @@
 #include "console.h"
 #include "session.h"
 #include "lab/lab.h"
+#include "wall.h"
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -65,6 +66,25 @@ static bool con_confirm(void *ctx, const char *q)
     if (!fgets(buf, sizeof buf, stdin))
         return false;
     return buf[0] == 'y' || buf[0] == 'Y';
+}
+
+/* A command that lasts (`ping`, `sleep`). The terminal is cooked while a
+ * command runs, so Ctrl-C arrives as SIGINT and ends it. */
+static bool con_wait(void *ctx, uint64_t ns)
+{
+    (void)ctx;
+    fflush(stdout);
+    uint64_t end = wall_ns() + ns;
+    /* in slices: a signal just before the sleep would not cut it short */
+    while (!interrupted) {
+        uint64_t now = wall_ns();
+        if (now >= end)
+            return true;
+        wall_sleep(end - now < 100000000u ? end - now : 100000000u);
+    }
+    interrupted = 0;
+    fputs("\n", stdout); /* past the ^C the terminal echoed */
+    return false;
 }
 
 static void set_prompt(void)
@@ -178,7 +198,7 @@ int console_run(struct lab *lab, int sw, double speed)
 {
     struct session s;
     struct termios saved;
-    session_init(&s, lab, sw, (struct session_io){con_write, con_more, con_confirm, NULL});
+    session_init(&s, lab, sw, (struct session_io){con_write, con_more, con_confirm, con_wait, NULL});
     s.interactive = true;
     cur = &s;
     lab_set_realtime(lab, speed);

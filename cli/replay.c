@@ -29,7 +29,7 @@ static struct session *session_for(struct replay *r, int sw)
     if (!r->open[sw] || r->sess[sw].closed) {
         if (r->open[sw])
             session_free(&r->sess[sw]);
-        session_init(&r->sess[sw], r->lab, sw, (struct session_io){out_write, NULL, NULL, r});
+        session_init(&r->sess[sw], r->lab, sw, (struct session_io){.write = out_write, .ctx = r});
         r->open[sw] = true;
     }
     return &r->sess[sw];

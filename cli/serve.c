@@ -274,9 +274,8 @@ static void accept_loop(struct server *sv, const sigset_t *unblocked)
 
 /* Wakes every connection and waits, bounded, for their threads to end;
  * returns how many are still running. shutdown(2) wakes a thread reading
- * its peer; SIGUSR1 wakes one sleeping in a command (`sleep` on real time
- * waits with the lab lock released, and the commands other sessions ran
- * meanwhile commit only when it ends). */
+ * its peer; SIGUSR1 wakes one waiting in a command (`sleep`, `ping` on
+ * real time), which then sees the stop flag. */
 /* Called with sv->mu held. */
 static void wake_all(struct server *sv)
 {

@@ -10,6 +10,7 @@
 #include "lab/lab.h"
 #include "lab/sessions.h"
 #include "user/user.h"
+#include "wall.h"
 #include <poll.h>
 #include <sys/socket.h>
 #include <stdio.h>
@@ -240,6 +241,53 @@ static int io_more(void *ctx, int page)
     return c == '\r' ? 1 : 0;
 }
 
+/* Ctrl-C, or telnet's Interrupt Process or Break, among bytes just read. */
+static bool has_interrupt(const struct term *t, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == 3 || (t->o.telnet && p[i] == T_IAC && i + 1 < n && (p[i + 1] == T_IP || p[i + 1] == T_BRK)))
+            return true;
+    return false;
+}
+
+/* A command that lasts (`ping`, `sleep`). What the user types meanwhile is
+ * kept for the next line, as a terminal would, except that an interrupt
+ * ends the command and drops it. */
+static bool io_wait(void *ctx, uint64_t ns)
+{
+    struct term *t = ctx;
+    uint64_t end = wall_ns() + ns;
+    if (has_interrupt(t, t->in + t->in_pos, t->in_len - t->in_pos)) { /* typed ahead */
+        t->in_len = t->in_pos = 0;
+        return false;
+    }
+    for (;;) {
+        uint64_t now = wall_ns();
+        if (t->gone || stopping(t))
+            return false;
+        if (now >= end)
+            return true;
+        uint64_t ms = (end - now + 999999) / 1000000;
+        memmove(t->in, t->in + t->in_pos, t->in_len - t->in_pos);
+        t->in_len -= t->in_pos;
+        t->in_pos = 0;
+        size_t room = sizeof t->in - t->in_len;
+        int n = t->tr.read(t->tr.ctx, t->in + t->in_len, room ? room : 1, ms < SLICE_MS ? (int)ms : SLICE_MS);
+        if (n < 0) {
+            t->gone = true;
+            return false;
+        }
+        if (n > 0 && has_interrupt(t, t->in + t->in_len, (size_t)n)) {
+            t->in_len = t->in_pos = 0;
+            return false;
+        }
+        if (room) /* a full buffer loses what the peer types on */
+            t->in_len += (size_t)n;
+        if (n > 0)
+            t->last_input = time(NULL);
+    }
+}
+
 /* A yes/no answer typed as a short line. The handler asks under the lab
  * lock, so every other session waits meanwhile: no answer within
  * CONFIRM_SECONDS is a no. */
@@ -279,7 +327,7 @@ struct term *term_new(const struct term_transport *tr, const struct term_opts *o
     t->tr = *tr;
     t->o = *o;
     t->last_input = time(NULL);
-    session_init(&t->s, o->lab, o->sw, (struct session_io){io_write, NULL, NULL, t});
+    session_init(&t->s, o->lab, o->sw, (struct session_io){.write = io_write, .wait = io_wait, .ctx = t});
     if (o->interactive) {
         t->s.io.more = io_more;
         t->s.io.confirm = io_confirm;

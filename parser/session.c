@@ -252,6 +252,8 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     }
     if (p[0].mode != m)
         s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
+    if (n > 1)
+        s->filtered = true; /* filters need the whole output */
     p[0].r.args.offset = (int)col0;
     lab_txn_begin(s->lab);
     rc = p[0].r.var->cmd->fn(s, &p[0].r.args) == 0 ? 0 : 1;
@@ -267,38 +269,66 @@ out:
     return rc;
 }
 
+/* Shows the output so far, paging it on a terminal; the page carries on
+ * across the pieces of a command that lasts. */
 static void emit(struct session *s)
 {
     const char *p = s->out.data ? s->out.data : "";
     const char *end = p + s->out.len;
+    if (s->stopped && s->page_left < 0) /* `q` at --More--: no more output */
+        p = end;
     if (!s->io.more || s->no_more || s->term_length <= 1) {
-        s->io.write(s->io.ctx, p, s->out.len);
-        return;
+        s->io.write(s->io.ctx, p, (size_t)(end - p));
+        p = end;
     }
-    int budget = s->term_length - 1;
     while (p < end) {
-        if (budget == 0 && (budget = s->io.more(s->io.ctx, s->term_length - 1)) <= 0)
-            return;
+        if (s->page_left == 0 && (s->page_left = s->io.more(s->io.ctx, s->term_length - 1)) <= 0) {
+            s->page_left = -1;
+            s->stopped = true;
+            break;
+        }
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *next = nl ? nl + 1 : end;
         s->io.write(s->io.ctx, p, (size_t)(next - p));
         p = next;
-        budget--;
+        s->page_left--;
     }
+    sb_clear(&s->out);
+}
+
+static bool wait_wall(struct session *s, uint64_t ns)
+{
+    if (s->io.wait)
+        return s->io.wait(s->io.ctx, ns);
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    if (ns)
+        nanosleep(&ts, NULL);
+    return true;
+}
+
+bool cmd_wait_until(struct session *s, uint64_t t)
+{
+    if (s->stopped)
+        return false;
+    if (!lab_realtime(s->lab)) {
+        lab_advance_to(s->lab, t);
+        return true;
+    }
+    if (!s->filtered)
+        emit(s);
+    uint64_t ns = lab_wall_until(s->lab, t);
+    int depth = lab_pause(s->lab);
+    if (!wait_wall(s, ns))
+        s->stopped = true;
+    lab_resume(s->lab, depth);
+    if (!s->stopped)
+        lab_advance_to(s->lab, t); /* the wall clock is rounded */
+    return !s->stopped;
 }
 
 int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset)
 {
     return run_line(s, line, offset, m);
-}
-
-/* A command that takes time on a real-time lab (`sleep`, `ping`) holds
- * its session, never the lab. A signal cuts it short: `serve` stopping. */
-static void wait_wall(uint64_t ns)
-{
-    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    if (ns)
-        nanosleep(&ts, NULL);
 }
 
 int session_exec(struct session *s, const char *line)
@@ -308,15 +338,15 @@ int session_exec(struct session *s, const char *line)
     lab_tick(s->lab);
     session_prompt(s, prompt, sizeof prompt);
     sb_clear(&s->out);
-    s->no_more = false;
+    s->no_more = s->filtered = s->stopped = false;
+    s->page_left = s->term_length - 1;
     s->last_error[0] = '\0';
-    s->wait_ns = 0;
     int rc = run_line(s, line, strlen(prompt), s->mode);
-    uint64_t wait = s->wait_ns + lab_ahead_ns(s->lab);
+    uint64_t behind = lab_wall_until(s->lab, lab_now(s->lab));
     lab_unlock(s->lab);
-    wait_wall(wait);
+    if (behind && !s->stopped) /* a command ran the clock ahead of the wall */
+        wait_wall(s, behind);
     emit(s);
-    sb_clear(&s->out);
     return rc;
 }
 
@@ -371,8 +401,9 @@ void session_help(struct session *s, const char *line)
         print_help(s, &h);
     help_list_free(&h);
     lab_unlock(s->lab);
+    s->stopped = false;
+    s->page_left = s->term_length - 1;
     emit(s);
-    sb_clear(&s->out);
 }
 
 int session_complete(struct session *s, const char *line, char ***out)

@@ -20,6 +20,10 @@ struct session_io {
     int (*more)(void *ctx, int page);
     /* Yes/no question; NULL answers yes (batch runs are unattended). */
     bool (*confirm)(void *ctx, const char *question);
+    /* Waits up to ns of wall time for a command that lasts (`ping`,
+     * `sleep`); false when the user interrupted it (Ctrl-C) or the
+     * session is ending. NULL: a plain sleep. */
+    bool (*wait)(void *ctx, uint64_t ns);
     void *ctx;
 };
 
@@ -45,9 +49,11 @@ struct session {
     enum role role;
     char user[32];
     struct session_io io;
-    strbuf out;            /* the running command's output */
+    strbuf out;            /* the running command's output not yet shown */
     char last_error[128];  /* the `%` line of the last failure, for replay */
-    uint64_t wait_ns;      /* real time: how long the running command lasts */
+    bool filtered;         /* the line has output filters: shown at its end */
+    bool stopped;          /* Ctrl-C, or `q` at --More--: the command ends */
+    int page_left;         /* lines the pager shows before its next --More-- */
 };
 
 void session_init(struct session *s, struct lab *lab, int sw, struct session_io io);
@@ -72,6 +78,12 @@ void cmd_printf(struct session *s, const char *fmt, ...) __attribute__((format(p
 int cmd_error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Asks the front-end unless `terminal dont-ask` is set. */
 bool cmd_confirm(struct session *s, const char *question);
+/* For a command that lasts: lets lab time reach t. In replay the engine
+ * simply runs to t. On a real-time lab the output so far is shown, the lab
+ * is released to the other sessions, and the session waits for the wall
+ * clock. Returns false when the user interrupted: the handler stops there
+ * and prints what a real switch prints on Ctrl-C. */
+bool cmd_wait_until(struct session *s, uint64_t t);
 /* Runs `line` as if typed at exec mode (for `do`); offset places carets. */
 int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset);
 

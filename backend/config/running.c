@@ -65,7 +65,7 @@ int running_config_reload(struct lab *lab, int sw, strbuf *report)
     if (!text)
         return 0;
     struct session in;
-    session_init(&in, lab, sw, (struct session_io){discard, NULL, NULL, NULL});
+    session_init(&in, lab, sw, (struct session_io){.write = discard});
     in.mode = MODE_CONFIG;
     in.dont_ask = true;
     int failed = 0, ln = 0;

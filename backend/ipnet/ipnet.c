@@ -37,7 +37,7 @@ struct ippkt {
     enum pkt_type type;
     uint32_t src, dst;
     uint32_t ip_len;
-    int seq;
+    int seq, ping_id; /* an echo's ping, 0 for none */
     uint64_t sent_at;
     struct ipport *at; /* where it arrives next */
     struct ippkt *prev, *next; /* every live packet, so closing the lab frees them */
@@ -47,9 +47,9 @@ struct ipnet {
     engine_t *e;
     struct ipport *ports;
     int nsw;
-    struct ipnet_ping *ping; /* the ping waiting for replies, if any */
-    struct ippkt *live;      /* packets in flight (their events die with the engine) */
-    int ping_sw, answered;
+    struct ipnet_ping *pings; /* those under way */
+    int last_ping_id;
+    struct ippkt *live; /* packets in flight (their events die with the engine) */
 };
 
 static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
@@ -166,15 +166,21 @@ static void port_send(struct ipport *p, struct ippkt *k)
     engine_at(p->net->e, p->tx_free_at + IPNET_CABLE_DELAY_NS, arrive, k);
 }
 
+static struct ipnet_ping *ping_find(struct ipnet *net, int id)
+{
+    struct ipnet_ping *p = net->pings;
+    while (p && p->id != id)
+        p = p->next;
+    return p;
+}
+
 static void ping_reply(struct ipnet *net, struct ipport *q, struct ippkt *k)
 {
-    struct ipnet_ping *pg = net->ping;
+    struct ipnet_ping *pg = ping_find(net, k->ping_id);
     uint64_t now = engine_now(net->e);
-    if (pg && q->sw == net->ping_sw && k->src == pg->dst && k->seq >= 0 && k->seq < pg->count &&
-        pg->rtt_ns[k->seq] == UINT64_MAX && now - k->sent_at <= pg->timeout_ns) {
+    if (pg && q->sw == pg->sw && k->src == pg->dst && k->seq >= 0 && k->seq < pg->count &&
+        pg->rtt_ns[k->seq] == UINT64_MAX && now - k->sent_at <= pg->timeout_ns)
         pg->rtt_ns[k->seq] = now - k->sent_at;
-        net->answered++;
-    }
     pkt_free(net, k);
 }
 
@@ -341,23 +347,29 @@ static struct ipport *route(struct ipnet *net, int sw, uint32_t dst)
 static void send_echo(engine_t *e, void *arg)
 {
     struct ippkt *k = arg;
-    k->sent_at = engine_now(e);
     struct ipport *from = k->at;
+    struct ipnet_ping *p = ping_find(from->net, k->ping_id);
+    if (!p) { /* the ping was stopped */
+        pkt_free(from->net, k);
+        return;
+    }
+    p->sent++;
+    k->sent_at = engine_now(e);
     port_send(from, k);
 }
 
-static bool ping_waiting(void *arg)
-{
-    struct ipnet *net = arg;
-    return net->answered < net->ping->count;
-}
-
-int ipnet_ping(struct ipnet *net, int sw, struct ipnet_ping *p)
+int ipnet_ping_start(struct ipnet *net, int sw, struct ipnet_ping *p)
 {
     struct ipport *from = route(net, sw, p->dst);
     if (!from)
         return -1;
-    uint64_t t0 = engine_now(net->e);
+    p->sw = sw;
+    p->sent = 0;
+    p->id = ++net->last_ping_id;
+    p->t0 = engine_now(net->e);
+    p->rtt_ns = malloc((size_t)p->count * sizeof *p->rtt_ns);
+    if (!p->rtt_ns)
+        abort();
     for (int i = 0; i < p->count; i++) {
         struct ippkt *k = pkt_new(net);
         k->type = ICMP_ECHO;
@@ -365,14 +377,46 @@ int ipnet_ping(struct ipnet *net, int sw, struct ipnet_ping *p)
         k->dst = p->dst;
         k->ip_len = (uint32_t)p->size + 28u;
         k->seq = i;
+        k->ping_id = p->id;
         k->at = from;
         p->rtt_ns[i] = UINT64_MAX;
-        engine_at(net->e, t0 + (uint64_t)i * ENGINE_NS_PER_SEC, send_echo, k);
+        engine_at(net->e, ipnet_ping_send_time(p, i), send_echo, k);
     }
-    net->ping = p;
-    net->ping_sw = sw;
-    net->answered = 0;
-    engine_run_while(net->e, ping_waiting, net, t0 + (uint64_t)(p->count - 1) * ENGINE_NS_PER_SEC + p->timeout_ns);
-    net->ping = NULL;
+    p->next = net->pings;
+    net->pings = p;
     return 0;
+}
+
+uint64_t ipnet_ping_send_time(const struct ipnet_ping *p, int seq)
+{
+    return p->t0 + (uint64_t)seq * ENGINE_NS_PER_SEC;
+}
+
+struct ping_wait {
+    struct ipnet_ping *p;
+    int seq;
+};
+
+static bool unanswered(void *arg)
+{
+    struct ping_wait *w = arg;
+    return w->p->rtt_ns[w->seq] == UINT64_MAX;
+}
+
+uint64_t ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq)
+{
+    struct ping_wait w = {p, seq};
+    engine_run_while(net->e, unanswered, &w, ipnet_ping_send_time(p, seq) + p->timeout_ns);
+    return p->rtt_ns[seq];
+}
+
+void ipnet_ping_end(struct ipnet *net, struct ipnet_ping *p)
+{
+    struct ipnet_ping **pp = &net->pings;
+    while (*pp && *pp != p)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = p->next;
+    free(p->rtt_ns);
+    p->rtt_ns = NULL;
 }

@@ -54,16 +54,30 @@ struct ipnet_port_stats {
 };
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st);
 
-/* ICMP echo from switch sw to dst: sends `count` requests of `size` data
- * bytes one second apart, runs the engine until each is answered or timed
- * out, and reports each round trip (ns, or UINT64_MAX when lost). Returns
- * -1 when no up port with an IP address has dst on its subnet. */
+/* ICMP echo from switch sw to dst: `count` requests of `size` data bytes,
+ * one second apart. Several pings may be under way at once: sessions on
+ * real time take turns on the lab while theirs wait.
+ *   ipnet_ping_start schedules the requests, request seq at
+ *     ipnet_ping_send_time; -1 when no up port with an IP address has dst
+ *     on its subnet;
+ *   ipnet_ping_wait runs the engine until request seq is answered or timed
+ *     out, and returns its round trip in ns (UINT64_MAX when lost);
+ *   ipnet_ping_end drops the requests not sent yet (Ctrl-C) and forgets
+ *     the ping: a late reply is then ignored. */
 struct ipnet_ping {
     uint32_t dst;
     int count, size;
     uint64_t timeout_ns;
-    uint64_t *rtt_ns; /* count entries, filled in */
+    /* the rest is ipnet's */
+    int sw, id;
+    int sent; /* requests gone out so far */
+    uint64_t t0;
+    uint64_t *rtt_ns;
+    struct ipnet_ping *next;
 };
-int ipnet_ping(struct ipnet *net, int sw, struct ipnet_ping *p);
+int ipnet_ping_start(struct ipnet *net, int sw, struct ipnet_ping *p);
+uint64_t ipnet_ping_send_time(const struct ipnet_ping *p, int seq);
+uint64_t ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq);
+void ipnet_ping_end(struct ipnet *net, struct ipnet_ping *p);
 
 #endif

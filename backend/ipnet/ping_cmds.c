@@ -12,47 +12,59 @@ static void ip_str(uint32_t ip, char *buf, size_t n)
     snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
 }
 
-static void print_summary(struct session *s, const char *dst, const struct ipnet_ping *p)
+/* What the replies so far add up to. */
+struct ping_tally {
+    int sent, got;
+    uint64_t min, max, sum;
+};
+
+static void tally_reply(struct ping_tally *t, uint64_t rtt)
 {
-    int got = 0;
-    uint64_t min = UINT64_MAX, max = 0, sum = 0;
-    for (int i = 0; i < p->count; i++) {
-        if (p->rtt_ns[i] == UINT64_MAX)
-            continue;
-        got++;
-        sum += p->rtt_ns[i];
-        min = p->rtt_ns[i] < min ? p->rtt_ns[i] : min;
-        max = p->rtt_ns[i] > max ? p->rtt_ns[i] : max;
-    }
-    cmd_printf(s, "\n--- %s ping statistics ---\n", dst);
-    cmd_printf(s, "%d packets transmitted, %d packets received, %.2f%% packet loss\n", p->count, got,
-               100.0 * (p->count - got) / p->count);
-    if (got)
-        cmd_printf(s, "round-trip min/avg/max = %.3f/%.3f/%.3f ms\n", min / 1e6, sum / 1e6 / got, max / 1e6);
+    t->got++;
+    t->sum += rtt;
+    t->min = rtt < t->min ? rtt : t->min;
+    t->max = rtt > t->max ? rtt : t->max;
 }
 
+static void print_summary(struct session *s, const char *dst, const struct ping_tally *t)
+{
+    cmd_printf(s, "\n--- %s ping statistics ---\n", dst);
+    cmd_printf(s, "%d packets transmitted, %d packets received, %.2f%% packet loss\n", t->sent, t->got,
+               100.0 * (t->sent - t->got) / t->sent);
+    if (t->got)
+        cmd_printf(s, "round-trip min/avg/max = %.3f/%.3f/%.3f ms\n", t->min / 1e6, t->sum / 1e6 / t->got,
+                   t->max / 1e6);
+}
+
+/* Each line shows when its reply arrives (or its timeout passes) on the
+ * lab clock. Ctrl-C stops the ping where it is: a request sent and not
+ * answered yet counts as lost. */
 static int cmd_ping(struct session *s, const struct cmd_args *a)
 {
     char dst[16];
-    struct ipnet_ping p = {arg_get(a, "dest")->ip, (int)arg_num(a, "n", 5), (int)arg_num(a, "bytes", 56),
-                           (uint64_t)arg_num(a, "seconds", 2) * 1000000000u, NULL};
+    struct ipnet_ping p = {.dst = arg_get(a, "dest")->ip,
+                           .count = (int)arg_num(a, "n", 5),
+                           .size = (int)arg_num(a, "bytes", 56),
+                           .timeout_ns = (uint64_t)arg_num(a, "seconds", 2) * 1000000000u};
     ip_str(p.dst, dst, sizeof dst);
-    p.rtt_ns = calloc((size_t)p.count, sizeof *p.rtt_ns);
-    if (!p.rtt_ns)
-        abort();
-    if (ipnet_ping(lab_ipnet(s->lab), s->sw, &p) < 0) {
-        free(p.rtt_ns);
+    if (ipnet_ping_start(lab_ipnet(s->lab), s->sw, &p) < 0)
         return cmd_error(s, "ping: sendto %s %d chars, No route to host", dst, p.size + 8);
-    }
     cmd_printf(s, "PING %s (%s): %d data bytes\n", dst, dst, p.size);
-    for (int i = 0; i < p.count; i++)
-        if (p.rtt_ns[i] == UINT64_MAX)
+    struct ping_tally t = {0, 0, UINT64_MAX, 0, 0};
+    for (int i = 0; i < p.count && cmd_wait_until(s, ipnet_ping_send_time(&p, i)); i++) {
+        uint64_t rtt = ipnet_ping_wait(lab_ipnet(s->lab), &p, i);
+        if (!cmd_wait_until(s, lab_now(s->lab)))
+            break;
+        if (rtt == UINT64_MAX) {
             cmd_printf(s, "Request %d timed out\n", i);
-        else
-            cmd_printf(s, "%d bytes from %s: icmp_seq=%d ttl=254 time=%.3f ms\n", p.size + 8, dst, i,
-                       p.rtt_ns[i] / 1e6);
-    print_summary(s, dst, &p);
-    free(p.rtt_ns);
+            continue;
+        }
+        tally_reply(&t, rtt);
+        cmd_printf(s, "%d bytes from %s: icmp_seq=%d ttl=254 time=%.3f ms\n", p.size + 8, dst, i, rtt / 1e6);
+    }
+    t.sent = p.sent;
+    ipnet_ping_end(lab_ipnet(s->lab), &p);
+    print_summary(s, dst, &t);
     return 0;
 }
 

@@ -327,6 +327,12 @@ static void run_until(struct lab *lab, uint64_t t)
 
 void lab_advance(struct lab *lab, uint64_t ns) { run_until(lab, lab_now(lab) + ns); }
 
+void lab_advance_to(struct lab *lab, uint64_t t)
+{
+    if (t > lab_now(lab))
+        run_until(lab, t);
+}
+
 static uint64_t mono_ns(void)
 {
     struct timespec ts;
@@ -356,21 +362,31 @@ void lab_tick(struct lab *lab)
         run_until(lab, target);
 }
 
-uint64_t lab_take_time(struct lab *lab, uint64_t ns)
-{
-    if (lab->speed <= 0) {
-        lab_advance(lab, ns);
-        return 0;
-    }
-    return (uint64_t)((double)ns / lab->speed);
-}
+bool lab_realtime(const struct lab *lab) { return lab->speed > 0; }
 
-uint64_t lab_ahead_ns(const struct lab *lab)
+uint64_t lab_wall_until(const struct lab *lab, uint64_t t)
 {
     if (lab->speed <= 0)
         return 0;
     uint64_t wall = wall_lab_ns(lab);
-    return lab_now(lab) > wall ? (uint64_t)((double)(lab_now(lab) - wall) / lab->speed) : 0;
+    return t > wall ? (uint64_t)((double)(t - wall) / lab->speed) : 0;
+}
+
+int lab_pause(struct lab *lab)
+{
+    int depth = lab->txn_depth;
+    while (lab->txn_depth > 0)
+        lab_txn_end(lab, true);
+    lab_unlock(lab);
+    return depth;
+}
+
+void lab_resume(struct lab *lab, int depth)
+{
+    lab_lock(lab);
+    lab_tick(lab);
+    while (depth-- > 0)
+        lab_txn_begin(lab);
 }
 
 time_t lab_time(const struct lab *lab, long *usec)

@@ -67,18 +67,21 @@ struct ipnet *lab_ipnet(struct lab *lab);
 uint64_t lab_now(const struct lab *lab);
 /* Virtual time: move the clock forward (sleep, commands that take time). */
 void lab_advance(struct lab *lab, uint64_t ns);
+/* Runs the engine up to lab time t (nothing when the clock is past it). */
+void lab_advance_to(struct lab *lab, uint64_t t);
 /* Real time: the clock follows the wall clock times `speed`. */
 void lab_set_realtime(struct lab *lab, double speed);
+bool lab_realtime(const struct lab *lab);
 /* Catches the clock up with the wall clock (no-op on virtual time). */
 void lab_tick(struct lab *lab);
-/* A command that lasts `ns` of lab time (`sleep`): on virtual time the
- * clock jumps now and 0 is returned; on real time the clock is left to the
- * wall, and the wall-clock ns the session must wait are returned. */
-uint64_t lab_take_time(struct lab *lab, uint64_t ns);
-/* On real time, how far (wall ns) a command ran the clock ahead of the wall
- * (`ping` runs the engine until its replies): the session waits that long,
- * the lock released, before it shows the output. 0 on virtual time. */
-uint64_t lab_ahead_ns(const struct lab *lab);
+/* On real time, the wall ns until the wall clock reaches lab time t (0
+ * when it has, and always 0 on virtual time). */
+uint64_t lab_wall_until(const struct lab *lab, uint64_t t);
+/* A command that waits on real time lets the other sessions run: what it
+ * did so far is committed and the lab unlocked. lab_resume takes the lock
+ * back, catches the clock up and reopens as many savepoints. */
+int lab_pause(struct lab *lab);
+void lab_resume(struct lab *lab, int depth);
 /* Calendar time shown by the switches, and `clock set`. */
 time_t lab_time(const struct lab *lab, long *usec);
 void lab_clock_set(struct lab *lab, time_t t);

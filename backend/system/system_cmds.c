@@ -47,7 +47,8 @@ static int cmd_terminal(struct session *s, const struct cmd_args *a)
 
 static int cmd_sleep(struct session *s, const struct cmd_args *a)
 {
-    s->wait_ns += lab_take_time(s->lab, (uint64_t)arg_num(a, "seconds", 0) * 1000000000u);
+    /* Ctrl-C ends a sleep early, quietly, as on the switch */
+    cmd_wait_until(s, lab_now(s->lab) + (uint64_t)arg_num(a, "seconds", 0) * 1000000000u);
     return 0;
 }
 

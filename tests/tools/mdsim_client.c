@@ -27,6 +27,7 @@
  *   @expect TEXT  wait until TEXT has arrived (exit 2 when it does not)
  *   @sync         send Enter, wait for a prompt (after @send games)
  *   @touch FILE / @wait FILE   create / wait for a file: order two clients
+ *   @pause MS     wait MS milliseconds (a command under way before a key)
  * Exit: 0 ok, 1 a command failed (-e), 2 no connection, login or answer.
  */
 #define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
@@ -434,6 +435,8 @@ static void directive(struct conn *c, const char *l)
         fclose(f);
     } else if (strncmp(l, "@wait ", 6) == 0) {
         wait_file(l + 6);
+    } else if (strncmp(l, "@pause ", 7) == 0) {
+        usleep((useconds_t)atoi(l + 7) * 1000u);
     } else {
         die("unknown @ directive");
     }

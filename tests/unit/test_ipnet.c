@@ -12,7 +12,7 @@
 static void run(int sw, const char *const *lines)
 {
     struct session s;
-    session_init(&s, lab, sw, (struct session_io){capture, NULL, NULL, NULL});
+    session_init(&s, lab, sw, (struct session_io){.write = capture});
     for (; *lines; lines++) {
         int rc = session_exec(&s, *lines);
         ck_assert_msg(rc == 0, "'%s' failed: %s", *lines, s.last_error);
@@ -44,7 +44,7 @@ START_TEST(no_path_without_netsim)
     run(0, mds1_ip);
     run(1, mds2_ip);
     struct session s;
-    session_init(&s, lab, 0, (struct session_io){capture, NULL, NULL, NULL});
+    session_init(&s, lab, 0, (struct session_io){.write = capture});
     /* g2/2 is cabled to g2/3, which is shut and bridges nothing yet */
     ck_assert_int_ne(session_exec(&s, "ping 192.168.10.2 count 2"), 0);
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "No route to host"));

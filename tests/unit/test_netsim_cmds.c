@@ -15,7 +15,7 @@
 static int exec_as(enum role role, const char *line, char *err, size_t n)
 {
     struct session s;
-    session_init(&s, lab, 0, (struct session_io){capture, NULL, NULL, NULL});
+    session_init(&s, lab, 0, (struct session_io){.write = capture});
     s.role = role;
     int rc = session_exec(&s, line);
     if (err)
@@ -40,7 +40,7 @@ static void fails(const char *line, const char *want)
 static void enable_feature(void)
 {
     struct session s;
-    session_init(&s, lab, 0, (struct session_io){capture, NULL, NULL, NULL});
+    session_init(&s, lab, 0, (struct session_io){.write = capture});
     ck_assert_int_eq(session_exec(&s, "configure terminal"), 0);
     ck_assert_int_eq(session_exec(&s, "san-ext-tuner enable"), 0);
     ck_assert_int_eq(session_exec(&s, "end"), 0);
@@ -132,7 +132,7 @@ START_TEST(test_disable_and_reset_forget)
     ok("ips netsim enable interface g2/3 g2/4");
     ok("ips netsim delay-ms 10 ingress g2/4");
     struct session s;
-    session_init(&s, lab, 0, (struct session_io){capture, NULL, NULL, NULL});
+    session_init(&s, lab, 0, (struct session_io){.write = capture});
     ck_assert_int_eq(session_exec(&s, "configure terminal"), 0);
     ck_assert_int_eq(session_exec(&s, "no san-ext-tuner enable"), 0);
     ck_assert(!netsim_paired(lab, 0, 2, 3, NULL, NULL));
