@@ -12,6 +12,7 @@ extern const struct cmd_def config_cmds[];
 extern const struct cmd_def ge_cmds[];
 extern const struct cmd_def ping_cmds[];
 extern const struct cmd_def user_cmds[];
+extern const struct cmd_def line_cmds[];
 extern const struct cmd_def sanext_cmds[];
 extern const struct cmd_def netsim_cmds[];
 

@@ -8,6 +8,7 @@
 #include "session.h"
 #include "lab/lab.h"
 #include "wall.h"
+#include "line/line.h"
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -194,6 +195,15 @@ static void load_history(struct lab *lab)
     free(lines);
 }
 
+/* Seconds, 0 = none; any session may change it, so it is read each time. */
+static int idle_limit(struct session *s)
+{
+    lab_lock(s->lab);
+    int secs = line_idle_seconds(s->lab, s->sw, LINE_CONSOLE, 0);
+    lab_unlock(s->lab);
+    return secs;
+}
+
 int console_run(struct lab *lab, int sw, double speed)
 {
     struct session s;
@@ -215,8 +225,14 @@ int console_run(struct lab *lab, int sw, double speed)
     installed = true;
     while (!s.closed) {
         struct pollfd p = {STDIN_FILENO, POLLIN, 0};
-        if (poll(&p, 1, -1) < 0 && errno != EINTR)
+        int idle = idle_limit(&s), r = poll(&p, 1, idle ? idle * 1000 : -1);
+        if (r < 0 && errno != EINTR)
             break;
+        if (r == 0) { /* `line console` `exec-timeout` passed without a key */
+            fputs("\nIdle timeout, logging out.\n", stdout);
+            stop_reading();
+            break;
+        }
         if (interrupted) { /* Ctrl-C: forget the line, fresh prompt */
             interrupted = 0;
             rl_free_line_state();

@@ -10,6 +10,7 @@
 #include "lab/lab.h"
 #include "lab/sessions.h"
 #include "user/user.h"
+#include "line/line.h"
 #include "wall.h"
 #include <poll.h>
 #include <sys/socket.h>
@@ -52,6 +53,7 @@ struct term {
     char *hist[HIST_MAX];
     int nhist, hpos;
     time_t last_input;
+    int idle_limit;  /* seconds, 0 = none: `line vty` `exec-timeout`, else the lab's */
     time_t deadline; /* while answering a question, else 0 */
 };
 
@@ -107,7 +109,7 @@ static int raw_getc(struct term *t)
             return KEY_GONE;
         if (t->deadline && time(NULL) >= t->deadline)
             return KEY_LATE;
-        if (t->o.idle_timeout && time(NULL) - t->last_input >= t->o.idle_timeout) {
+        if (t->idle_limit && time(NULL) - t->last_input >= t->idle_limit) {
             term_puts(t, "\nIdle timeout, logging out.\n");
             t->gone = true;
             return KEY_GONE;
@@ -327,6 +329,7 @@ struct term *term_new(const struct term_transport *tr, const struct term_opts *o
     t->tr = *tr;
     t->o = *o;
     t->last_input = time(NULL);
+    t->idle_limit = o->idle_timeout;
     session_init(&t->s, o->lab, o->sw, (struct session_io){.write = io_write, .wait = io_wait, .ctx = t});
     if (o->interactive) {
         t->s.io.more = io_more;
@@ -366,6 +369,15 @@ void term_free(struct term *t)
     free(t);
 }
 
+/* The switch's `exec-timeout` may change in any session: read at login and
+ * after every command. */
+static void refresh_idle_limit(struct term *t)
+{
+    lab_lock(t->o.lab);
+    t->idle_limit = line_idle_seconds(t->o.lab, t->o.sw, LINE_VTY, t->o.idle_timeout);
+    lab_unlock(t->o.lab);
+}
+
 static void start_session(struct term *t, const char *user, enum role role)
 {
     snprintf(t->s.user, sizeof t->s.user, "%s", user);
@@ -381,6 +393,7 @@ static void start_session(struct term *t, const char *user, enum role role)
     labsess_add(t->o.lab, &t->reg);
     lab_unlock(t->o.lab);
     t->registered = true;
+    refresh_idle_limit(t);
 }
 
 static int run_command(struct term *t, const char *line)
@@ -388,7 +401,9 @@ static int run_command(struct term *t, const char *line)
     lab_lock(t->o.lab);
     labsess_touch(t->o.lab, &t->reg);
     lab_unlock(t->o.lab);
-    return session_exec(&t->s, line);
+    int rc = session_exec(&t->s, line);
+    refresh_idle_limit(t);
+    return rc;
 }
 
 int term_exec(struct term *t, const char *user, enum role role, const char *line)

@@ -32,7 +32,8 @@ struct term_opts {
     bool interactive;  /* echo, editing, pager; else a batch transcript */
     bool crlf;         /* a terminal at the other end: lines end in CR LF */
     int rows, cols;    /* window size when known, else 0 */
-    int idle_timeout;  /* seconds without input before logging out; 0 = none */
+    int idle_timeout;  /* seconds without input before logging out, 0 = none,
+                        * unless the switch has `line vty` `exec-timeout` */
     const atomic_bool *stop; /* the server is shutting down */
 };
 

@@ -4,6 +4,7 @@
 #include "system/system.h"
 #include "interface/ge.h"
 #include "user/user.h"
+#include "line/line.h"
 #include "lab/feature.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ static void (*const sections[])(struct lab *, int, strbuf *) = {
     user_render_config,
     render_switchname,
     render_interfaces,
+    line_render_config,
 };
 
 void running_config_body(struct lab *lab, int sw, strbuf *out)

@@ -411,6 +411,7 @@ void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab_now(lab); }
  * one adds it here, so factory reset and reload forget it. */
 static const char *const config_reset_sql[] = {
     "DELETE FROM ge_port WHERE switch_id = ?",
+    "DELETE FROM line_config WHERE switch_id = ?",
     /* exec-mode state, not configuration: a reload forgets it too */
     "DELETE FROM netsim_ingress WHERE switch_id = ?",
     "DELETE FROM netsim_pair WHERE switch_id = ?",

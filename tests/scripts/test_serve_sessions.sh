@@ -89,6 +89,14 @@ serve_start "$work/lab.db" --idle-timeout 1 || fail "serve with idle timeout"
 printf '@expect Idle timeout\n' | timeout 30 "$client" 127.0.0.1 "$TP" > "$work/idle.out" 2>&1 ||
     fail "no idle timeout: $(cat "$work/idle.out")"
 printf 'show switchname\n' | "$client" -e 127.0.0.1 "$TP" > /dev/null || fail "serve after an idle timeout"
+# The switch's `line vty` `exec-timeout` (minutes) overrides --idle-timeout:
+# idle for 3 s under a 1-minute limit, the session is still there.
+printf 'configure terminal\nline vty\nexec-timeout 1\nend\n@pause 3000\nshow switchname\n' |
+    timeout 30 "$client" -e 127.0.0.1 "$TP" > "$work/exec.out" 2>&1
+grep -q '^MDS1$' "$work/exec.out" && ! grep -q "Idle timeout" "$work/exec.out" ||
+    fail "exec-timeout 1 did not override --idle-timeout 1: $(cat "$work/exec.out")"
+printf 'configure terminal\nline vty\nno exec-timeout\nend\n' | "$client" -e 127.0.0.1 "$TP" > /dev/null ||
+    fail "no exec-timeout"
 # SIGINT stops it as cleanly as SIGTERM, with a session open
 printf '@send show users\\r\n@expect session=\n@touch %s\n@expect Idle timeout\n' "$f.open" |
     timeout 30 "$client" 127.0.0.1 "$TP" > /dev/null 2>&1 &

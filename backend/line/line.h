@@ -1,0 +1,17 @@
+/* Terminal lines: `line console` and `line vty` with `exec-timeout`, the
+ * idle time after which a session is logged out. */
+#ifndef MDSIM_LINE_H
+#define MDSIM_LINE_H
+#include "strbuf.h"
+
+struct lab;
+
+enum line_kind { LINE_CONSOLE, LINE_VTY };
+
+/* Seconds of idle time allowed on the switch's line, 0 for no limit; a
+ * line with no exec-timeout configured gets `fallback` (a lab default). */
+int line_idle_seconds(struct lab *lab, int sw, enum line_kind k, int fallback);
+
+void line_render_config(struct lab *lab, int sw, strbuf *out);
+
+#endif
