@@ -7,6 +7,7 @@
 #include "console.h"
 #include "session.h"
 #include "lab/lab.h"
+#include "lab/sessions.h"
 #include "wall.h"
 #include "line/line.h"
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include <readline/history.h>
 
 static struct session *cur;
+static struct labsess reg; /* the console in `show users` */
 static volatile sig_atomic_t interrupted;
 static bool installed; /* the readline handler, removed as the session ends */
 
@@ -115,6 +117,9 @@ static void on_line(char *line)
         add_history(line);
         lab_history_add(cur->lab, line);
     }
+    lab_lock(cur->lab);
+    labsess_touch(cur->lab, &reg);
+    lab_unlock(cur->lab);
     session_exec(cur, line);
     free(line);
     if (cur->closed)
@@ -212,6 +217,10 @@ int console_run(struct lab *lab, int sw, double speed)
     s.interactive = true;
     cur = &s;
     lab_set_realtime(lab, speed);
+    reg = (struct labsess){.s = &s, .sw = sw, .user = "admin", .kind = "console"};
+    lab_lock(lab);
+    labsess_add(lab, &reg);
+    lab_unlock(lab);
     load_history(lab);
     disable_susp(&saved);
     signal(SIGINT, on_sigint);
@@ -249,6 +258,9 @@ int console_run(struct lab *lab, int sw, double speed)
     if (installed) /* poll failed */
         stop_reading();
     tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    lab_lock(lab);
+    labsess_remove(lab, &reg);
+    lab_unlock(lab);
     session_free(&s);
     return 0;
 }

@@ -1,10 +1,11 @@
-/* Registry of served sessions. A process serves one lab, so one list,
+/* Registry of live sessions. A process serves one lab, so one list,
  * remembered with the lab it belongs to. The lab lock guards it: no lock
  * of its own. */
 #include "sessions.h"
 #include "lab.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 static struct lab *owner;
 static struct labsess *head;
@@ -26,7 +27,7 @@ void labsess_add(struct lab *lab, struct labsess *e)
     int n = 0;
     while (pts_taken(n)) /* like a pty: the lowest free number */
         n++;
-    e->pts = n;
+    e->pts = strcmp(e->kind, "console") == 0 ? -1 : n;
     e->since = lab_time(lab, NULL);
     e->last_ns = lab_now(lab);
     e->next = NULL;

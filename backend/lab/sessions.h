@@ -1,6 +1,7 @@
 /*
- * The live sessions of a served lab, for `show users`. Front-ends add and
- * remove their sessions; every call is made under the lab lock.
+ * The live sessions of this process's lab, for `show users`: the served
+ * ones and the local console. Front-ends add and remove their sessions;
+ * every call is made under the lab lock.
  */
 #ifndef MDSIM_LAB_SESSIONS_H
 #define MDSIM_LAB_SESSIONS_H
@@ -13,10 +14,11 @@ struct session;
 struct labsess {
     const struct session *s; /* to mark the session asking with `*` */
     int sw;
-    int pts;          /* pts/N, assigned by labsess_add, unique in the lab */
+    int pts;          /* pts/N, assigned by labsess_add, unique in the lab;
+                       * -1 for the console (ttyS0) */
     char user[33];
     char from[64];    /* peer address */
-    char kind[8];     /* "telnet" or "ssh" */
+    char kind[8];     /* "telnet", "ssh" or "console" */
     time_t since;     /* lab calendar time of the login */
     uint64_t last_ns; /* lab clock at the last command, for IDLE */
     struct labsess *next;
