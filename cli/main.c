@@ -25,7 +25,8 @@ static const char usage[] =
     "  lab reset                  every switch back to its factory configuration\n"
     "  serve [--bind ADDR] [--telnet-port BASE] [--ssh-port BASE] [--speed N]\n"
     "        [--idle-timeout SEC] serve every switch: telnet and SSH on BASE + switch\n"
-    "                             index (defaults 2323, 2222), on 127.0.0.1 unless told\n"
+    "                             index (defaults 2323, 2222; 0: free ports the system\n"
+    "                             picks), on 127.0.0.1 unless told\n"
     "  commands                   print the command reference (Markdown)\n"
     "\n"
     "  --db FILE      the lab file (default: $MDSIM_DB, else $XDG_STATE_HOME/mdsim/lab.db)\n"
@@ -82,8 +83,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'e': o->replay.stop_on_error = true; break;
         case 'h': fputs(usage, stdout); exit(0);
         case 'B': o->serve.bind = optarg; break;
-        case 'T': if (!num_opt(optarg, 1, 65535, &o->serve.telnet_base)) return -1; break;
-        case 'S': if (!num_opt(optarg, 1, 65535, &o->serve.ssh_base)) return -1; break;
+        case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
+        case 'S': if (!num_opt(optarg, 0, 65535, &o->serve.ssh_base)) return -1; break;
         case 'I': if (!num_opt(optarg, 0, 86400, &o->serve.idle_timeout)) return -1; break;
         case 'V':
             if ((o->serve.speed = strtod(optarg, NULL)) < 0 || o->serve.speed > 1e6)

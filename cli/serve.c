@@ -47,7 +47,7 @@ struct conn {
 };
 
 struct listener {
-    int fd, sw;
+    int fd, sw, port;
     bool ssh;
 };
 
@@ -133,28 +133,41 @@ static int listen_on(const struct addrinfo *ai, int port)
     return fd;
 }
 
+static int bound_port(int fd)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+        return 0;
+    return ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                         : ((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+/* Port BASE + switch index, or with a base of 0 any free port the system
+ * picks, so that labs served side by side never collide. */
 static bool open_listeners(struct server *sv, const struct addrinfo *ai, const struct serve_opts *o)
 {
     int n = lab_switch_count(sv->lab);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 2; k++) {
-            int port = (k ? o->ssh_base : o->telnet_base) + i;
-            int fd = port > 0 && port < 65536 ? listen_on(ai, port) : -1;
+            int base = k ? o->ssh_base : o->telnet_base, port = base ? base + i : 0;
+            int fd = port < 65536 ? listen_on(ai, port) : -1;
             if (fd < 0)
                 return false;
-            sv->ls[sv->nls++] = (struct listener){fd, i, k == 1};
+            sv->ls[sv->nls++] = (struct listener){fd, i, bound_port(fd), k == 1};
         }
     return true;
 }
 
-static void print_ports(struct server *sv, const char *addr, const struct serve_opts *o)
+static void print_ports(struct server *sv, const char *addr)
 {
     printf("%-10s %-10s %-22s %s\n", "Switch", "Hostname", "telnet", "ssh");
-    for (int i = 0; i < lab_switch_count(sv->lab); i++) {
+    for (int i = 0; i + 1 < sv->nls; i += 2) { /* telnet then SSH, per switch */
         char t[64], s[64];
-        snprintf(t, sizeof t, "%s:%d", addr, o->telnet_base + i);
-        snprintf(s, sizeof s, "%s:%d", addr, o->ssh_base + i);
-        printf("%-10s %-10s %-22s %s\n", lab_switch_name(sv->lab, i), lab_hostname(sv->lab, i), t, s);
+        int sw = sv->ls[i].sw;
+        snprintf(t, sizeof t, "%s:%d", addr, sv->ls[i].port);
+        snprintf(s, sizeof s, "%s:%d", addr, sv->ls[i + 1].port);
+        printf("%-10s %-10s %-22s %s\n", lab_switch_name(sv->lab, sw), lab_hostname(sv->lab, sw), t, s);
     }
     fflush(stdout);
 }
@@ -348,7 +361,7 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
     if (!open_listeners(sv, ai, o))
         return 1;
     lab_set_realtime(sv->lab, o->speed);
-    print_ports(sv, o->bind, o);
+    print_ports(sv, o->bind);
     sigset_t block, unblocked;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);

@@ -124,4 +124,24 @@ wait
 printf 'show running-config interface gigabitethernet2/2\n' > "$work/show"
 "$mdsim" --db "$work/lab.db" replay "$work/show" | grep -q "description while-asleep" ||
     fail "the change made during the sleep was lost"
+
+# Port 0: two labs served side by side on ports the system picks, each
+# printed in the start-up table, each reaching its own lab.
+for lab in a b; do
+    "$mdsim" --db "$work/$lab.db" serve --telnet-port 0 --ssh-port 0 > "$work/$lab.ports" 2> "$work/$lab.err" &
+    echo $! >> "$work/pids"
+    serve_pids="$serve_pids $!"
+done
+for lab in a b; do
+    for _ in $(seq 100); do grep -q ready "$work/$lab.err" && break; sleep 0.1; done
+    printf 'configure terminal\nswitchname LAB-%s\nend\n' "$lab" > "$work/$lab.cmds"
+    port=$(awk '$1 == "MDS2" { sub(/.*:/, "", $3); print $3 }' "$work/$lab.ports")
+    [ -n "$port" ] || { fail "port 0: no MDS2 telnet port in $(cat "$work/$lab.ports")"; continue; }
+    "$client" -e 127.0.0.1 "$port" < "$work/$lab.cmds" > /dev/null 2>&1 || fail "port 0: lab $lab on $port"
+done
+for lab in a b; do
+    port=$(awk '$1 == "MDS2" { sub(/.*:/, "", $4); print $4 }' "$work/$lab.ports")
+    ssh_as admin admin "$port" 'show switchname' | grep -q "^LAB-$lab" ||
+        fail "port 0: lab $lab over SSH port $port is not LAB-$lab"
+done
 finish
