@@ -314,11 +314,11 @@ bool cmd_wait_until(struct session *s, uint64_t t)
         lab_advance_to(s->lab, t);
         return true;
     }
-    if (!s->filtered)
-        emit(s);
     uint64_t ns = lab_wall_until(s->lab, t);
     int depth = lab_pause(s->lab);
-    if (!wait_wall(s, ns))
+    if (!s->filtered)
+        emit(s); /* unlocked: the pager may wait for a key */
+    if (!s->stopped && !wait_wall(s, ns))
         s->stopped = true;
     lab_resume(s->lab, depth);
     if (!s->stopped)

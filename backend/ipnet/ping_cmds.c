@@ -47,6 +47,7 @@ static int cmd_ping(struct session *s, const struct cmd_args *a)
                            .size = (int)arg_num(a, "bytes", 56),
                            .timeout_ns = (uint64_t)arg_num(a, "seconds", 2) * 1000000000u};
     ip_str(p.dst, dst, sizeof dst);
+    s->no_more = true; /* a stream of replies, not a page to read */
     if (ipnet_ping_start(lab_ipnet(s->lab), s->sw, &p) < 0)
         return cmd_error(s, "ping: sendto %s %d chars, No route to host", dst, p.size + 8);
     cmd_printf(s, "PING %s (%s): %d data bytes\n", dst, dst, p.size);
