@@ -390,6 +390,246 @@ START_TEST(test_heap_matches_sort)
 }
 END_TEST
 
+/* ---- radix heap edge cases ---------------------------------------- */
+
+/* A reference model: pending events in an array, the earliest found by a
+ * linear search on (time, seq). The engine must run exactly the same
+ * events in the same order through a random mix of scheduling (equal
+ * times, the present, the far future, ENGINE_TIME_NEVER), cancelling
+ * (the head, random ones, stale handles), peeking and running. */
+typedef struct ref_ev {
+    uint64_t time, seq;
+    engine_timer_id id;
+    int tag;
+    bool live;
+} ref_ev;
+
+typedef struct ref_model {
+    ref_ev *ev;
+    int n;
+    uint64_t seq;
+    int ran_tag[4096];
+    int n_ran;
+} ref_model;
+
+typedef struct ref_arg {
+    ref_model *m;
+    int tag;
+} ref_arg;
+
+static void ref_fire(engine_t *e, void *arg)
+{
+    (void)e;
+    ref_arg *a = arg;
+    a->m->ran_tag[a->m->n_ran++] = a->tag;
+}
+
+static int ref_min(const ref_model *m)
+{
+    int best = -1;
+    for (int i = 0; i < m->n; i++) {
+        const ref_ev *x = &m->ev[i];
+        if (!x->live)
+            continue;
+        if (best < 0 || x->time < m->ev[best].time ||
+            (x->time == m->ev[best].time && x->seq < m->ev[best].seq))
+            best = i;
+    }
+    return best;
+}
+
+static void ref_workout(uint32_t seq_limit, uint64_t seed)
+{
+    enum { OPS = 20000 };
+    engine_t *e = engine_new(1);
+    if (seq_limit)
+        engine_debug_seq_limit(e, seq_limit);
+    ref_model *m = calloc(1, sizeof *m);
+    m->ev = calloc(OPS, sizeof *m->ev);
+    ref_arg *args = calloc(OPS, sizeof *args);
+    rng_t r;
+    rng_seed(&r, seed);
+    int tag = 0;
+    for (int op = 0; op < OPS; op++) {
+        uint32_t what = rng_below(&r, 10);
+        uint64_t now = engine_now(e);
+        if (what < 5 && tag < OPS) {
+            uint64_t when;
+            switch (rng_below(&r, 6)) {
+            case 0: when = now; break;
+            case 1: when = now + rng_below(&r, 4); break;
+            case 2: when = now + rng_below(&r, 1000000); break;
+            case 3: when = ENGINE_TIME_NEVER - rng_below(&r, 3); break;
+            case 4: when = now > 10 ? now - 10 : 0; break;  /* clamped */
+            default: when = now + ((uint64_t)1 << rng_below(&r, 63)); break;
+            }
+            if (when < now && rng_below(&r, 2) == 0)
+                when = ENGINE_TIME_NEVER;    /* overflowed sum */
+            args[tag] = (ref_arg){ m, tag };
+            engine_timer_id id = engine_at(e, when, ref_fire, &args[tag]);
+            ck_assert_uint_ne(id, 0);
+            m->ev[m->n++] = (ref_ev){ when < now ? now : when, m->seq++, id, tag, true };
+            tag++;
+        } else if (what < 7 && m->n > 0) {
+            /* Cancel the head half of the time, else any (maybe stale). */
+            int i = rng_below(&r, 2) ? ref_min(m) : (int)rng_below(&r, (uint32_t)m->n);
+            if (i < 0)
+                continue;
+            bool was_live = m->ev[i].live;
+            ck_assert(engine_cancel(e, m->ev[i].id) == was_live);
+            m->ev[i].live = false;
+        } else if (what < 8) {
+            int i = ref_min(m);
+            ck_assert_uint_eq(engine_next_time(e), i < 0 ? ENGINE_TIME_NEVER : m->ev[i].time);
+        } else {
+            /* Run a few events, checking each against the model. */
+            int k = (int)rng_below(&r, 4);
+            while (k-- > 0) {
+                int i = ref_min(m);
+                m->n_ran = 0;
+                bool ran = engine_step(e);
+                ck_assert(ran == (i >= 0));
+                if (!ran)
+                    break;
+                ck_assert_int_eq(m->n_ran, 1);
+                ck_assert_int_eq(m->ran_tag[0], m->ev[i].tag);
+                ck_assert_uint_eq(engine_now(e), m->ev[i].time);
+                m->ev[i].live = false;
+                ck_assert(!engine_cancel(e, m->ev[i].id));  /* ran: stale */
+            }
+        }
+        size_t live = 0;
+        for (int i = 0; i < m->n; i++)
+            live += m->ev[i].live;
+        ck_assert_uint_eq(engine_pending(e), live);
+    }
+    /* Drain: the rest runs in model order, ENGINE_TIME_NEVER included. */
+    for (int i; (i = ref_min(m)) >= 0;) {
+        m->n_ran = 0;
+        ck_assert(engine_step(e));
+        ck_assert_int_eq(m->ran_tag[0], m->ev[i].tag);
+        ck_assert_uint_eq(engine_now(e), m->ev[i].time);
+        m->ev[i].live = false;
+    }
+    ck_assert(!engine_step(e));
+    ck_assert_uint_eq(engine_pending(e), 0);
+    ck_assert_uint_eq(engine_next_time(e), ENGINE_TIME_NEVER);
+    free(args);
+    free(m->ev);
+    free(m);
+    engine_free(e);
+}
+
+START_TEST(test_matches_reference_model)
+{
+    ref_workout(0, 21);
+    ref_workout(0, 22);
+}
+END_TEST
+
+/* The internal 32-bit sequence numbers are renumbered before they wrap;
+ * with the wrap brought down to 1000 the order must not change. */
+START_TEST(test_seq_wrap_keeps_order)
+{
+    ref_workout(1000, 23);
+    ref_workout(300, 24);
+
+    engine_t *e = engine_new(1);
+    engine_debug_seq_limit(e, 100);
+    rec *log = rec_new();
+    static ev evs[1000];
+    /* 1000 events at 5 times, scheduled across 10 wraps. */
+    for (int i = 0; i < 1000; i++) {
+        evs[i] = (ev){ log, i };
+        ck_assert_uint_ne(engine_at(e, (uint64_t)(i % 5), record, &evs[i]), 0);
+    }
+    ck_assert_uint_eq(engine_run_until(e, 4), 1000);
+    for (int i = 1; i < 1000; i++) {
+        ck_assert_uint_le(log->when[i - 1], log->when[i]);
+        if (log->when[i - 1] == log->when[i])
+            ck_assert_int_lt(log->tag[i - 1], log->tag[i]);
+    }
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+/* Peeking must not commit the kernel to the peeked event: an event
+ * scheduled afterwards for an earlier time (now) still runs first. */
+START_TEST(test_peek_then_schedule_earlier)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    ev a = { log, 1 }, b = { log, 2 }, c = { log, 3 };
+    engine_at(e, 1000, record, &a);
+    engine_run_until(e, 10);
+    ck_assert_uint_eq(engine_next_time(e), 1000);
+    engine_at(e, 10, record, &b);           /* now: before the peeked one */
+    ck_assert_uint_eq(engine_next_time(e), 10);
+    engine_at(e, 5, record, &c);            /* the past: clamped to now */
+    ck_assert_uint_eq(engine_run_until(e, 1000), 3);
+    ck_assert_int_eq(log->tag[0], 2);
+    ck_assert_int_eq(log->tag[1], 3);
+    ck_assert_int_eq(log->tag[2], 1);
+    ck_assert_uint_eq(log->when[1], 10);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+/* Cancelling the head exposes the next event; cancelling everything
+ * leaves nothing, even with keys spread over many buckets. */
+START_TEST(test_cancel_head_and_all)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    static ev evs[300];
+    static engine_timer_id ids[300];
+    for (int i = 0; i < 300; i++) {
+        evs[i] = (ev){ log, i };
+        ids[i] = engine_at(e, (uint64_t)i * 1000003, record, &evs[i]);
+    }
+    ck_assert(engine_cancel(e, ids[0]));
+    ck_assert_uint_eq(engine_next_time(e), 1000003);
+    ck_assert(engine_cancel(e, ids[1]));
+    ck_assert_uint_eq(engine_next_time(e), 2 * 1000003);
+    ck_assert_uint_eq(engine_run_until(e, 2 * 1000003), 1);
+    for (int i = 3; i < 300; i++)
+        ck_assert(engine_cancel(e, ids[i]));
+    ck_assert_uint_eq(engine_pending(e), 0);
+    ck_assert_uint_eq(engine_next_time(e), ENGINE_TIME_NEVER);
+    ck_assert(!engine_step(e));
+    ck_assert(!engine_cancel(e, ids[2]));   /* ran */
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
+/* Times at the very top of the range: ENGINE_TIME_NEVER is a valid time,
+ * equal keys there stay FIFO, and engine_after saturates. */
+START_TEST(test_far_future_times)
+{
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    ev a = { log, 1 }, b = { log, 2 }, c = { log, 3 }, d = { log, 4 }, f = { log, 5 };
+    engine_at(e, ENGINE_TIME_NEVER, record, &a);
+    engine_at(e, ENGINE_TIME_NEVER - 1, record, &b);
+    engine_at(e, 1, record, &c);
+    engine_at(e, (uint64_t)1 << 63, record, &d);
+    ck_assert_uint_eq(engine_run_until(e, ENGINE_TIME_NEVER - 1), 3);
+    engine_after(e, 5, record, &f);         /* overflows: clamps to NEVER */
+    ck_assert_uint_eq(engine_next_time(e), ENGINE_TIME_NEVER);
+    ck_assert_uint_eq(engine_run_until(e, ENGINE_TIME_NEVER), 2);
+    int want[] = { 3, 4, 2, 1, 5 };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(log->tag[i], want[i]);
+    ck_assert_uint_eq(log->when[4], ENGINE_TIME_NEVER);
+    ck_assert_uint_eq(engine_now(e), ENGINE_TIME_NEVER);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
 /* ---- rng ----------------------------------------------------------- */
 
 /* Known answers pin the generator: changing it changes every lab's
@@ -516,6 +756,11 @@ static Suite *engine_suite(void)
     tcase_add_test(k, test_determinism);
     tcase_add_test(k, test_heap_matches_sort);
     tcase_add_test(k, test_engine_seed);
+    tcase_add_test(k, test_matches_reference_model);
+    tcase_add_test(k, test_seq_wrap_keeps_order);
+    tcase_add_test(k, test_peek_then_schedule_earlier);
+    tcase_add_test(k, test_cancel_head_and_all);
+    tcase_add_test(k, test_far_future_times);
     suite_add_tcase(s, k);
     TCase *r = tcase_create("rng");
     tcase_add_test(r, test_rng_known_answers);
