@@ -30,6 +30,7 @@ typedef int (*cmd_fn)(struct session *s, const struct cmd_args *a);
 enum cmd_flags {
     CMD_PIPE = 1 << 0,   /* produces output: accepts `| include ...` */
     CMD_HIDDEN = 1 << 1, /* accepted, not offered by ? or Tab */
+    CMD_ADMIN = 1 << 2,  /* changes the switch: network-admin only */
 };
 
 struct cmd_def {

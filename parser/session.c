@@ -255,6 +255,10 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     if (n > 1)
         s->filtered = true; /* filters need the whole output */
     p[0].r.args.offset = (int)col0;
+    if ((p[0].r.var->cmd->flags & CMD_ADMIN) && s->role == ROLE_OPERATOR) {
+        cmd_error(s, "%% Permission denied");
+        goto out;
+    }
     lab_txn_begin(s->lab);
     rc = p[0].r.var->cmd->fn(s, &p[0].r.args) == 0 ? 0 : 1;
     if (!lab_txn_end(s->lab, rc == 0)) {

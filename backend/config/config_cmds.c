@@ -97,8 +97,8 @@ const struct cmd_def config_cmds[] = {
     {M(MODE_EXEC), "show running-config interface gigabitethernet <port:slot/port>", NULL, show_running,
      CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show startup-config", NULL, show_startup, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, 0, 0, 0},
-    {M(MODE_EXEC), "write erase", NULL, write_erase, 0, 0, 0},
-    {M(MODE_EXEC), "reload", NULL, reload, 0, 0, 0},
+    {M(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, CMD_ADMIN, 0, 0},
+    {M(MODE_EXEC), "write erase", NULL, write_erase, CMD_ADMIN, 0, 0},
+    {M(MODE_EXEC), "reload", NULL, reload, CMD_ADMIN, 0, 0},
     {0},
 };

@@ -34,22 +34,10 @@ bool netsim_ingress_port(struct session *s, const struct cmd_args *a, int *slot,
     return true;
 }
 
-/* The same for a command that changes the simulator: not for network-operator. */
-static bool ingress_port(struct session *s, const struct cmd_args *a, int *slot, int *port)
-{
-    if (s->role == ROLE_OPERATOR) {
-        cmd_error(s, "%% Permission denied");
-        return false;
-    }
-    return netsim_ingress_port(s, a, slot, port);
-}
-
 static int cmd_enable(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *x = arg_get(a, "first"), *y = arg_get(a, "second");
     const struct cmd_arg *end[2] = {x, y};
-    if (s->role == ROLE_OPERATOR)
-        return cmd_error(s, "%% Permission denied");
     for (int i = 0; i < 2; i++)
         if (!ge_exists(s->lab, s->sw, end[i]->slot, end[i]->port))
             return cmd_error(s, "%% Invalid interface format");
@@ -81,7 +69,7 @@ static int cmd_enable(struct session *s, const struct cmd_args *a)
 static int knob(struct session *s, const struct cmd_args *a, enum netsim_knob k, long v0, long v1, long v2)
 {
     int slot, port;
-    if (!ingress_port(s, a, &slot, &port))
+    if (!netsim_ingress_port(s, a, &slot, &port))
         return -1;
     const long v[3] = {v0, v1, v2};
     if (a->negated)
@@ -171,33 +159,33 @@ int netsim_clear_stats(struct session *s, const struct cmd_args *a);
 #define SANEXT FEAT_SANEXT
 const struct cmd_def netsim_cmds[] = {
     {M(MODE_EXEC), "[no] ips netsim enable interface gigabitethernet <first:slot/port> gigabitethernet <second:slot/port>",
-     ENABLE_HELP, cmd_enable, 0, SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim delay-ms <milliseconds:0-150>" INGRESS, DELAY_HELP, cmd_delay, 0, SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim delay-ms [<milliseconds:0-150>]" INGRESS, DELAY_HELP, cmd_delay, 0, SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim delay-us <microseconds:0-150000>" INGRESS, DELAY_HELP, cmd_delay, 0, SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim delay-us [<microseconds:0-150000>]" INGRESS, DELAY_HELP, cmd_delay, 0, SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim max-bandwidth-mbps <mbps:1-1000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, 0, SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim max-bandwidth-mbps [<mbps:1-1000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, 0,
+     ENABLE_HELP, cmd_enable, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "ips netsim delay-ms <milliseconds:0-150>" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "no ips netsim delay-ms [<milliseconds:0-150>]" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "ips netsim delay-us <microseconds:0-150000>" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "no ips netsim delay-us [<microseconds:0-150000>]" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "ips netsim max-bandwidth-mbps <mbps:1-1000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "no ips netsim max-bandwidth-mbps [<mbps:1-1000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN,
      SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim max-bandwidth-kbps <kbps:1000-1000000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, 0,
+    {M(MODE_EXEC), "ips netsim max-bandwidth-kbps <kbps:1000-1000000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN,
      SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim max-bandwidth-kbps [<kbps:1000-1000000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, 0,
+    {M(MODE_EXEC), "no ips netsim max-bandwidth-kbps [<kbps:1000-1000000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN,
      SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim qsize <kilobytes:1-1000>" INGRESS, QSIZE_HELP, cmd_qsize, 0, SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim qsize [<kilobytes:1-1000>]" INGRESS, QSIZE_HELP, cmd_qsize, 0, SANEXT, 0},
+    {M(MODE_EXEC), "ips netsim qsize <kilobytes:1-1000>" INGRESS, QSIZE_HELP, cmd_qsize, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "no ips netsim qsize [<kilobytes:1-1000>]" INGRESS, QSIZE_HELP, cmd_qsize, CMD_ADMIN, SANEXT, 0},
     {M(MODE_EXEC), "ips netsim drop {nth <packet:1-10000> | random <percentage:1-10000>} [burst <burst-size:1-100>]" INGRESS,
-     DROP_HELP, cmd_drop, 0, SANEXT, 0},
+     DROP_HELP, cmd_drop, CMD_ADMIN, SANEXT, 0},
     {M(MODE_EXEC),
      "no ips netsim drop {nth [<packet:1-10000>] | random [<percentage:1-10000>]} [burst <burst-size:1-100>]" INGRESS,
-     DROP_HELP, cmd_drop, 0, SANEXT, 0},
+     DROP_HELP, cmd_drop, CMD_ADMIN, SANEXT, 0},
     {M(MODE_EXEC), "ips netsim reorder {nth <packet:1-10000> | random <percentage:1-10000>} distance <packets:1-10>" INGRESS,
-     REORDER_HELP, cmd_reorder, 0, SANEXT, 0},
+     REORDER_HELP, cmd_reorder, CMD_ADMIN, SANEXT, 0},
     {M(MODE_EXEC),
      "no ips netsim reorder [{nth [<packet:1-10000>] | random [<percentage:1-10000>]} [distance <packets:1-10>]]"
      INGRESS,
-     REORDER_HELP, cmd_reorder, 0, SANEXT, 0},
+     REORDER_HELP, cmd_reorder, CMD_ADMIN, SANEXT, 0},
     {M(MODE_EXEC), "show ips netsim", SHOW_HELP, netsim_show, CMD_PIPE, SANEXT, 0},
     {M(MODE_EXEC), "show ips stats netsim" INGRESS, SHOW_HELP, netsim_show_stats, CMD_PIPE, SANEXT, 0},
-    {M(MODE_EXEC), "clear ips stats netsim" INGRESS, CLEAR_HELP, netsim_clear_stats, 0, SANEXT, 0},
+    {M(MODE_EXEC), "clear ips stats netsim" INGRESS, CLEAR_HELP, netsim_clear_stats, CMD_ADMIN, SANEXT, 0},
     {0},
 };

@@ -13,8 +13,6 @@
 static int cmd_configure(struct session *s, const struct cmd_args *a)
 {
     (void)a;
-    if (s->role == ROLE_OPERATOR)
-        return cmd_error(s, "%% Permission denied");
     cmd_printf(s, "Enter configuration commands, one per line.  End with CNTL/Z.\n");
     s->mode = MODE_CONFIG;
     return 0;
@@ -126,7 +124,7 @@ static int cmd_version(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def system_cmds[] = {
-    {M(MODE_EXEC), "configure [terminal]", NULL, cmd_configure, 0, 0, 0},
+    {M(MODE_EXEC), "configure [terminal]", NULL, cmd_configure, CMD_ADMIN, 0, 0},
     {M(MODE_CONFIG), "switchname <name:word>", "name: Switch name (up to 32 characters)",
      cmd_switchname, 0, 0, 0},
     {M(MODE_CONFIG), "no switchname [<name:word>]", "name: Switch name", cmd_switchname, 0, 0, 0},
@@ -140,7 +138,7 @@ const struct cmd_def system_cmds[] = {
      cmd_sleep, 0, 0, 0},
     {M(MODE_EXEC), "clock set <time:hh:mm:ss> <day:1-31> <month:word> <year:2000-2037>",
      "time: Current time (HH:MM:SS)\nday: Day of the month\nmonth: Month of the year (January, February ...)\nyear: Year",
-     cmd_clock_set, 0, 0, 0},
+     cmd_clock_set, CMD_ADMIN, 0, 0},
     {M(MODE_EXEC), "show clock", NULL, show_clock, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show switchname", NULL, show_switchname, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show terminal", NULL, show_terminal, CMD_PIPE, 0, 0},

@@ -28,6 +28,7 @@ cat > "$work/mkop" <<'SCRIPT'
 configure terminal
 username oper password 0 Op3rat0r! role network-operator
 username bob password Secr3tPw
+san-ext-tuner enable
 end
 SCRIPT
 "$client" -e 127.0.0.1 "$TP" < "$work/mkop" > "$work/out" || fail "creating users: $(cat "$work/out")"
@@ -36,6 +37,14 @@ printf 'show switchname\nconfigure terminal\n' | "$client" -u oper -p 'Op3rat0r!
 grep -q "% Permission denied" "$work/out" || fail "operator entered config mode: $(cat "$work/out")"
 out=$(ssh_as oper 'Op3rat0r!' "$SP" 'configure terminal')
 [ "$out" = "% Permission denied" ] || fail "operator over ssh exec: '$out'"
+# nor any exec command that changes the switch (confirmations are answered
+# yes on exec requests, so nothing else would stop them)
+for cmd in 'copy running-config startup-config' 'write erase' 'reload' 'clock set 10:00:00 1 January 2026' \
+    'ips netsim enable interface gigabitethernet 2/2 gigabitethernet 2/3'; do
+    out=$(ssh_as oper 'Op3rat0r!' "$SP" "$cmd")
+    [ "$out" = "% Permission denied" ] || fail "operator ran '$cmd': '$out'"
+done
+ssh_as oper 'Op3rat0r!' "$SP" 'show user-account' | grep -q "user:bob" || fail "the operator's denied commands changed the switch"
 out=$(ssh_as bob Secr3tPw "$SP" 'configure terminal')
 [ "$out" = "% Permission denied" ] || fail "a new user without a role is not an operator: '$out'"
 ssh_as admin admin "$SP" 'show user-account' > "$work/out"
