@@ -24,7 +24,7 @@ enum {
     LINE_CAP = 8192, /* longer input is cut here; the session then refuses it */
     HIST_MAX = 64,
     SLICE_MS = 200, /* how often a waiting thread looks at the stop flag */
-    CONFIRM_SECONDS = 30, /* a question holds the lab lock: others wait that long at most */
+    CONFIRM_SECONDS = 30, /* a question not answered by then is a no */
     KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_DEL,
     KEY_GONE = -1,
     KEY_LATE = -2, /* the deadline of a question passed */
@@ -290,9 +290,8 @@ static bool io_wait(void *ctx, uint64_t ns)
     }
 }
 
-/* A yes/no answer typed as a short line. The handler asks under the lab
- * lock, so every other session waits meanwhile: no answer within
- * CONFIRM_SECONDS is a no. */
+/* A yes/no answer typed as a short line (the lab is not held meanwhile);
+ * no answer within CONFIRM_SECONDS is a no. */
 static bool io_confirm(void *ctx, const char *q)
 {
     struct term *t = ctx;

@@ -69,9 +69,12 @@ bool cmd_confirm(struct session *s, const char *question)
         return true;
     }
     sb_printf(&s->out, "%s", question);
+    int depth = lab_pause(s->lab); /* a person thinking holds up no one */
     s->io.write(s->io.ctx, s->out.data, s->out.len);
     sb_clear(&s->out);
-    return s->io.confirm(s->io.ctx, question);
+    bool yes = s->io.confirm(s->io.ctx, question);
+    lab_resume(s->lab, depth);
+    return yes;
 }
 
 static bool allowed(void *ctx, const struct cmd_def *cmd)

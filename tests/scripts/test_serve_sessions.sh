@@ -82,6 +82,19 @@ cat > "$work/keys" <<'SCRIPT'
 @expect session=telnet *
 SCRIPT
 timeout 60 "$client" -x 127.0.0.1 "$TP" < "$work/keys" > "$work/keys.out" 2>&1 || fail "terminal keys: $(cat "$work/keys.out")"
+
+# A question left unanswered holds up nobody: while one session sits at
+# `write erase`'s (y/n), another on MDS2 works (the client gives up after
+# 15 s; the question used to hold the lab for 30).
+printf '@send write erase\\r\n@expect [n]\n@touch %s\n@pause 20000\n' "$f.asking" |
+    timeout 30 "$client" 127.0.0.1 "$TP" > /dev/null 2>&1 &
+asking=$!
+for _ in $(seq 100); do [ -e "$f.asking" ] && break; sleep 0.1; done
+[ -e "$f.asking" ] || fail "no write erase question"
+printf 'show switchname\n' | "$client" -e 127.0.0.1 "$((TP + 1))" > "$work/ask.out" 2>&1 ||
+    fail "a session waited for another's question: $(cat "$work/ask.out")"
+kill "$asking" 2> /dev/null
+wait "$asking" 2> /dev/null
 serve_stop || fail "serve did not stop cleanly"
 
 # Idle timeout: the session is logged out, the server stays.
