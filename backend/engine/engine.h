@@ -79,10 +79,4 @@ uint64_t engine_events_run(const engine_t *e);
 uint64_t engine_trace_hash(const engine_t *e);
 void engine_trace_mix(engine_t *e, uint64_t value);
 
-/* For tests only: make the internal 32-bit sequence numbers wrap at `limit`
- * instead of 2^32 (0 restores 2^32), so the renumbering that keeps (time,
- * seq) order across the wrap can be exercised. limit must exceed the
- * number of pending events. */
-void engine_debug_seq_limit(engine_t *e, uint32_t limit);
-
 #endif
