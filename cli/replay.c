@@ -80,6 +80,9 @@ static bool read_lines(const char *path, struct file_lines *fl)
     while ((len = getline(&line, &cap, f)) >= 0) {
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
+        for (ssize_t i = 0; i < len; i++) /* a NUL would cut the line short: */
+            if (line[i] == '\0')         /* keep it, as a byte the session refuses */
+                line[i] = 0x7f;
         if (fl->n == capn) {
             capn = capn ? capn * 2 : 256;
             fl->v = realloc(fl->v, sizeof *fl->v * (size_t)capn);

@@ -783,8 +783,8 @@ static bool read_plain(struct term *t)
             return t->len > 0;
         if (c == '\n')
             break;
-        if (c != '\r' && t->len < LINE_CAP)
-            t->line[t->len++] = (char)c;
+        if (c != '\r' && t->len < LINE_CAP) /* a NUL is kept, as a byte the session refuses */
+            t->line[t->len++] = c ? (char)c : 0x7f;
     }
     t->line[t->len] = '\0';
     return true;

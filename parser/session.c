@@ -220,11 +220,33 @@ static int run_filters(struct session *s, struct piece *f, int nf)
     return 0;
 }
 
+/* Offset of the first byte no command may hold, or -1: control characters
+ * (a terminal escape stored in a description would be replayed to every
+ * terminal that shows it) and bytes that are not UTF-8. */
+static long bad_char(const char *line)
+{
+    const unsigned char *p = (const unsigned char *)line;
+    for (long i = 0; p[i];) {
+        int n = p[i] < 0x80 ? 1 : p[i] >= 0xc2 && p[i] <= 0xdf ? 2 : p[i] >= 0xe0 && p[i] <= 0xef ? 3
+              : p[i] >= 0xf0 && p[i] <= 0xf4 ? 4 : 0;
+        if (n == 0 || (n == 1 && ((p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f)))
+            return i;
+        for (int k = 1; k < n; k++)
+            if ((p[i + k] & 0xc0) != 0x80)
+                return i;
+        i += n;
+    }
+    return -1;
+}
+
 static int run_line(struct session *s, const char *line, size_t col0, enum mode m)
 {
     struct segments sg;
     if (strlen(line) > LINE_MAX_CHARS)
         return cmd_error(s, "%% Line too long (limit is %d characters)", LINE_MAX_CHARS), 1;
+    long bad = bad_char(line);
+    if (bad >= 0)
+        return report(s, MATCH_INVALID, col0 + (size_t)bad + 1, 0, 0), 1;
     if (!split_pipes(line, &sg))
         return cmd_error(s, "%% Too many output filters"), 1;
     struct piece p[16];

@@ -100,7 +100,10 @@ feed "100 KB switch name" config error
 printf 'sh\001\002ow clock\n' > "$dir/case";        feed "control characters" exec error
 printf '\033[A\033[B\033[2J\n' > "$dir/case";       feed "ANSI escapes" exec error
 printf 'show\177\177\177\177 clock\n' > "$dir/case"; feed "DEL bytes" exec error
-printf 'show cl\000ock extra\n' > "$dir/case";      feed "NUL byte" exec quiet
+printf 'show cl\000ock extra\n' > "$dir/case";      feed "NUL byte" exec error
+printf 'switchname x\000y\n' > "$dir/case";         feed "NUL in a name" config error
+printf 'interface gigabitethernet 2/2\nswitchport description a\033[2Jb\007c\n' > "$dir/case"
+feed "terminal escape in a description" config error
 printf 'switchname a\tb\n' > "$dir/case";          feed "tab inside a name" config error
 printf 'switchname bell\007\n' > "$dir/case";      feed "bell in a name" config error
 printf '\r\n' > "$dir/case";                        feed "bare CR" exec quiet
@@ -110,6 +113,8 @@ printf '\377\376show clock\n' > "$dir/case";        feed "invalid UTF-8 prefix" 
 printf 'show \303\050\n' > "$dir/case";              feed "invalid UTF-8 word" exec error
 printf 'switchname \300\200\n' > "$dir/case";        feed "overlong UTF-8 name" config error
 printf 'switchname caf\303\251\n' > "$dir/case";     feed "UTF-8 name" config error
+printf 'interface gigabitethernet 2/2\nswitchport description bad\303\050x\n' > "$dir/case"
+feed "invalid UTF-8 in a description" config error
 printf 'interface gigabitethernet \342\200\2172/2\n' > "$dir/case"; feed "zero-width space" config error
 
 # every byte value but newline, on one line
