@@ -66,9 +66,24 @@ static void grep_line(const char *l, size_t n, void *arg)
     }
 }
 
+/* The pattern as typed, less the double quotes around it: `include "a b"`
+ * matches `a b`, as NX-OS reads it. */
+static char *pattern(const struct cmd_args *a)
+{
+    const char *r = arg_str(a, "regex");
+    size_t n = strlen(r);
+    char *p = n >= 2 && r[0] == '"' && r[n - 1] == '"' ? strndup(r + 1, n - 2) : strdup(r);
+    if (!p)
+        abort();
+    return p;
+}
+
 static int run_grep(struct session *s, const struct cmd_args *a, struct grep g)
 {
-    if (regcomp(&g.re, arg_str(a, "regex"), REG_EXTENDED | REG_NOSUB) != 0) {
+    char *re = pattern(a);
+    int bad = regcomp(&g.re, re, REG_EXTENDED | REG_NOSUB);
+    free(re);
+    if (bad) {
         sb_clear(&s->out); /* the error replaces the output, not follows it */
         return cmd_error(s, "%% Invalid regular expression");
     }
@@ -140,13 +155,13 @@ static int f_no_more(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def filter_cmds[] = {
-    {M(MODE_FILTER), "include <regex:line>", "regex: Regular expression", f_include, 0, 0, 0},
-    {M(MODE_FILTER), "exclude <regex:line>", "regex: Regular expression", f_exclude, 0, 0, 0},
-    {M(MODE_FILTER), "begin <regex:line>", "regex: Regular expression", f_begin, 0, 0, 0},
-    {M(MODE_FILTER), "section <regex:line>", "regex: Regular expression", f_section, 0, 0, 0},
-    {M(MODE_FILTER), "count", NULL, f_count, 0, 0, 0},
+    {M(MODE_FILTER), "include <regex:line>", "regex: Regular expression", f_include, CMD_PIPE, 0, 0},
+    {M(MODE_FILTER), "exclude <regex:line>", "regex: Regular expression", f_exclude, CMD_PIPE, 0, 0},
+    {M(MODE_FILTER), "begin <regex:line>", "regex: Regular expression", f_begin, CMD_PIPE, 0, 0},
+    {M(MODE_FILTER), "section <regex:line>", "regex: Regular expression", f_section, CMD_PIPE, 0, 0},
+    {M(MODE_FILTER), "count", NULL, f_count, CMD_PIPE, 0, 0},
     {M(MODE_FILTER), "last [<lines:1-9999>]", "lines: Number of lines from the end (default 10)",
-     f_last, 0, 0, 0},
-    {M(MODE_FILTER), "no-more", NULL, f_no_more, 0, 0, 0},
+     f_last, CMD_PIPE, 0, 0},
+    {M(MODE_FILTER), "no-more", NULL, f_no_more, CMD_PIPE, 0, 0},
     {0},
 };
