@@ -809,10 +809,11 @@ static void shell_batch(struct term *t)
     }
 }
 
-/* What NX-OS prints after a login, telnet or SSH alike. */
+/* What NX-OS prints after a login, telnet or SSH alike (the years as
+ * `show version` of 5.2(8) gives them). */
 static const char banner[] = "Cisco Nexus Operating System (NX-OS) Software\n"
                              "TAC support: http://www.cisco.com/tac\n"
-                             "Copyright (c) 2002-2026, Cisco Systems, Inc. All rights reserved.\n";
+                             "Copyright (c) 2002-2013, Cisco Systems, Inc. All rights reserved.\n";
 
 void term_shell(struct term *t, const char *user, enum role role)
 {

@@ -344,6 +344,13 @@ static struct ipport *route(struct ipnet *net, int sw, uint32_t dst)
     return NULL;
 }
 
+static void local_reply(engine_t *e, void *arg)
+{
+    (void)e;
+    struct ippkt *k = arg;
+    ping_reply(k->at->net, k->at, k);
+}
+
 static void send_echo(engine_t *e, void *arg)
 {
     struct ippkt *k = arg;
@@ -355,12 +362,32 @@ static void send_echo(engine_t *e, void *arg)
     }
     p->sent++;
     k->sent_at = engine_now(e);
+    if (k->dst == from->ip) { /* its own address: answered without the wire */
+        k->type = ICMP_REPLY;
+        k->src = from->ip;
+        engine_after(e, IPNET_LOCAL_RTT_NS, local_reply, k);
+        return;
+    }
     port_send(from, k);
+}
+
+/* The up port of the switch that has dst as its own address. */
+static struct ipport *own_port(struct ipnet *net, int sw, uint32_t dst)
+{
+    for (int slot = 1; slot < SLOTS; slot++)
+        for (int port = 1; port < PORTS; port++) {
+            struct ipport *p = port_at(net, sw, slot, port);
+            if (p && p->has_ip && !p->bridge && port_up(p) && p->ip == dst)
+                return p;
+        }
+    return NULL;
 }
 
 int ipnet_ping_start(struct ipnet *net, int sw, struct ipnet_ping *p)
 {
-    struct ipport *from = route(net, sw, p->dst);
+    struct ipport *from = own_port(net, sw, p->dst);
+    if (!from)
+        from = route(net, sw, p->dst);
     if (!from)
         return -1;
     p->sw = sw;

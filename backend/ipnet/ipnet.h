@@ -22,6 +22,7 @@ struct ipnet;
 
 #define IPNET_LINE_RATE_BPS 1000000000ULL
 #define IPNET_CABLE_DELAY_NS 50u /* 10 m of fibre */
+#define IPNET_LOCAL_RTT_NS 20000u /* an echo to the switch's own address, through its stack */
 
 struct ipnet *ipnet_new(engine_t *e);
 void ipnet_free(struct ipnet *net);

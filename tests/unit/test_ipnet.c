@@ -5,6 +5,7 @@
 #include <string.h>
 #include "session.h"
 #include "lab/lab.h"
+#include "ipnet/ipnet.h"
 
 #include "lab_fixture.h"
 
@@ -70,6 +71,20 @@ START_TEST(g1_idle_round_trip)
     uint64_t took = lab_now(lab) - t0;
     ck_assert_uint_ge(took, 4100000000u);
     ck_assert_uint_le(took, 4200000000u);
+}
+END_TEST
+
+/* The switch answers its own address, without the wire. */
+START_TEST(own_address)
+{
+    run(0, mds1_ip);
+    run(0, netsim_50ms); /* g2/3 in the simulator: g2/2's link comes up */
+    sb_clear(&out);
+    run(0, (const char *const[]){"ping 192.168.10.1 count 2", NULL});
+    double ms[4];
+    ck_assert_int_eq(rtts(ms, 4), 2);
+    ck_assert_double_eq_tol(ms[0], IPNET_LOCAL_RTT_NS / 1e6, 1e-9);
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "2 packets transmitted, 2 packets received, 0.00% packet loss"));
 }
 END_TEST
 
@@ -147,6 +162,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, no_path_without_netsim);
     tcase_add_test(tc, g1_idle_round_trip);
+    tcase_add_test(tc, own_address);
     tcase_add_test(tc, counters_follow_traffic);
     tcase_add_test(tc, disabling_netsim_cuts_the_path);
     tcase_add_test(tc, closing_with_packets_in_flight);
