@@ -86,10 +86,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
         case 'S': if (!num_opt(optarg, 0, 65535, &o->serve.ssh_base)) return -1; break;
         case 'I': if (!num_opt(optarg, 0, 86400, &o->serve.idle_timeout)) return -1; break;
-        case 'V':
-            if ((o->serve.speed = strtod(optarg, NULL)) < 0 || o->serve.speed > 1e6)
+        case 'V': {
+            char *end;
+            o->serve.speed = strtod(optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || !(o->serve.speed >= 0 && o->serve.speed <= 1e6))
                 return -1;
             break;
+        }
         default: return -1;
         }
     }

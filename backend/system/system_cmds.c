@@ -6,6 +6,7 @@
 #include "lab/catalog.h"
 #include "system.h"
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -45,8 +46,11 @@ static int cmd_terminal(struct session *s, const struct cmd_args *a)
 
 static int cmd_sleep(struct session *s, const struct cmd_args *a)
 {
+    uint64_t ns = (uint64_t)arg_num(a, "seconds", 0) * 1000000000u, now = lab_now(s->lab);
+    if (ns > UINT64_MAX / 2 - now) /* nanoseconds in 64 bits: 292 years on from the lab's start */
+        return cmd_error(s, "%% The lab clock cannot go that far");
     /* Ctrl-C ends a sleep early, quietly, as on the switch */
-    cmd_wait_until(s, lab_now(s->lab) + (uint64_t)arg_num(a, "seconds", 0) * 1000000000u);
+    cmd_wait_until(s, now + ns);
     return 0;
 }
 

@@ -71,6 +71,8 @@ line "frobnicate";                           feed "unknown word in config" confi
 line "terminal length 99999999999999999999"; feed "huge number" exec error
 line "terminal length -1";                   feed "negative number" exec error
 line "sleep 18446744073709551617";           feed "2^64+1" exec error
+for i in 1 2 3 4 5; do echo "sleep 2147483647"; done > "$dir/case"
+feed "sleeps past the end of the 64-bit clock" exec error
 line "switchport mtu 4294967297";            feed "2^32+1 at (config)" config error
 line "interface gigabitethernet 99999999999/1"; feed "huge slot" config error
 line "interface gigabitethernet 2/4294967298"; feed "huge port" config error
@@ -137,6 +139,13 @@ cat "$dir"/*.txt > /dev/null 2>&1
     printf 'ip address 256.1.1.1 255.0.0.0\ndescription\nexit\nexit\nexit\nexit\n'
 } > "$dir/case"
 feed "bad lines in (config-if)" exec error
+
+# bad options are usage errors (exit 2), never taken for something else
+for opt in "--speed abc" "--speed -1" "--speed nan" "--speed 1x" "--bogus"; do
+    "$mdsim" --db "$lab" $opt lab list > /dev/null 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || fail "option '$opt': exit $rc, want 2"
+done
 
 snapshot "$dir/after"
 diff "$dir/before" "$dir/after" > "$dir/diff" || fail "configuration changed overall: $(cat "$dir/diff")"
