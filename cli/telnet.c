@@ -273,17 +273,20 @@ static bool io_wait(void *ctx, uint64_t ns)
         memmove(t->in, t->in + t->in_pos, t->in_len - t->in_pos);
         t->in_len -= t->in_pos;
         t->in_pos = 0;
+        /* a full buffer: what the peer types on is read only for its Ctrl-C */
+        unsigned char spill[64];
         size_t room = sizeof t->in - t->in_len;
-        int n = t->tr.read(t->tr.ctx, t->in + t->in_len, room ? room : 1, ms < SLICE_MS ? (int)ms : SLICE_MS);
+        unsigned char *to = room ? t->in + t->in_len : spill;
+        int n = t->tr.read(t->tr.ctx, to, room ? room : sizeof spill, ms < SLICE_MS ? (int)ms : SLICE_MS);
         if (n < 0) {
             t->gone = true;
             return false;
         }
-        if (n > 0 && has_interrupt(t, t->in + t->in_len, (size_t)n)) {
+        if (n > 0 && has_interrupt(t, to, (size_t)n)) {
             t->in_len = t->in_pos = 0;
             return false;
         }
-        if (room) /* a full buffer loses what the peer types on */
+        if (room)
             t->in_len += (size_t)n;
         if (n > 0)
             t->last_input = time(NULL);

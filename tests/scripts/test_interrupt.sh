@@ -57,8 +57,17 @@ check "telnet IAC IP" "$work/ip" $?
 timeout 60 "$client" -x -s 127.0.0.1 "$SP" < <(interrupt_script '\x03') > "$work/ssh" 2>&1
 check "SSH Ctrl-C" "$work/ssh" $?
 
+# More type-ahead than the input buffer holds, then Ctrl-C: still seen.
+{
+    printf '@send sleep 100\\r\n@pause 300\n@send %s\n' "$(head -c 3000 /dev/zero | tr '\0' a)"
+    printf '@send \\x03\n@expect MDS1# \nshow switchname\n'
+} > "$work/flood"
+timeout 60 "$client" -x 127.0.0.1 "$TP" < "$work/flood" > "$work/flood.out" 2>&1
+check "Ctrl-C after a full buffer" "$work/flood.out" $?
+
 # Type-ahead: the line typed during a sleep runs when it ends.
 printf '@send sleep 1\\rshow switchname\\r\n@expect MDS1\\r\n@sync\n' |
     timeout 30 "$client" 127.0.0.1 "$TP" > "$work/ahead" 2>&1 || fail "type-ahead: $(cat "$work/ahead")"
 [ $(($(date +%s) - start)) -lt 100 ] || fail "the interrupted commands ran to their end"
+grep -q -e Sanitizer -e 'runtime error' "$SERVE_ERR" && fail "serve: $(grep -A5 -e Sanitizer -e 'runtime error' "$SERVE_ERR")"
 finish
