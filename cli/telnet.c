@@ -412,6 +412,7 @@ int term_exec(struct term *t, const char *user, enum role role, const char *line
 {
     start_session(t, user, role);
     t->s.io.more = NULL; /* nobody to press space: the whole output */
+    t->s.no_prompt = true;
     return run_command(t, line);
 }
 

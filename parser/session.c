@@ -370,7 +370,7 @@ int session_exec(struct session *s, const char *line)
     s->no_more = s->filtered = s->stopped = false;
     s->page_left = s->term_length - 1;
     s->last_error[0] = '\0';
-    int rc = run_line(s, line, strlen(prompt), s->mode);
+    int rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode);
     uint64_t behind = lab_wall_until(s->lab, lab_now(s->lab));
     lab_unlock(s->lab);
     if (behind && !s->stopped) /* a command ran the clock ahead of the wall */

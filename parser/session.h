@@ -46,6 +46,7 @@ struct session {
     bool closed;      /* `exit` at exec: the front-end ends the session */
     bool no_more;     /* this command's output skips the pager */
     bool interactive; /* a person is at the other end */
+    bool no_prompt;   /* lines arrive without a prompt shown (SSH exec): carets count from 0 */
     enum role role;
     char user[32];
     struct session_io io;

@@ -59,6 +59,7 @@ check "SSH Ctrl-C" "$work/ssh" $?
 
 # More type-ahead than the input buffer holds, then Ctrl-C: still seen.
 {
+    printf '@expect MDS1# \n' # the login's prompt, out of the way of the last @expect
     printf '@send sleep 100\\r\n@pause 300\n@send %s\n' "$(head -c 3000 /dev/zero | tr '\0' a)"
     printf '@send \\x03\n@expect MDS1# \nshow switchname\n'
 } > "$work/flood"

@@ -47,6 +47,9 @@ done
 ssh_as oper 'Op3rat0r!' "$SP" 'show user-account' | grep -q "user:bob" || fail "the operator's denied commands changed the switch"
 out=$(ssh_as bob Secr3tPw "$SP" 'configure terminal')
 [ "$out" = "% Permission denied" ] || fail "a new user without a role is not an operator: '$out'"
+# an exec request shows no prompt: the caret counts from the command's start
+ssh_as admin admin "$SP" 'show foo' > "$work/out"
+[ "$(head -1 "$work/out")" = "      ^" ] || fail "caret of an exec request: $(cat "$work/out")"
 ssh_as admin admin "$SP" 'show user-account' > "$work/out"
 grep -q "user:oper" "$work/out" && grep -q "roles:network-operator" "$work/out" ||
     fail "show user-account: $(cat "$work/out")"
