@@ -3,6 +3,7 @@
  * kernel, >= 20x real time for one saturated 1 GbE netsim direction. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -121,8 +122,23 @@ static void bench_pipe(uint32_t len, double sim_seconds)
     engine_free(e);
 }
 
-int main(void)
+/* With arguments, one case only (for perf record):
+ *   bench_engine kernel PENDING   |   bench_engine netsim FRAME_BYTES */
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "kernel") == 0) {
+        bench_kernel((unsigned)strtoul(argv[2], NULL, 10), 20000000);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "netsim") == 0) {
+        uint32_t len = (uint32_t)strtoul(argv[2], NULL, 10);
+        bench_pipe(len, len >= 1000 ? 20.0 : 2.0);
+        return 0;
+    }
+    if (argc != 1) {
+        fprintf(stderr, "usage: bench_engine [kernel PENDING | netsim FRAME_BYTES]\n");
+        return 2;
+    }
     bench_kernel(64, 20000000);
     bench_kernel(1000, 20000000);
     bench_kernel(100000, 20000000);

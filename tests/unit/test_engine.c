@@ -1,5 +1,6 @@
 /* Unit tests of the discrete-event kernel and the rng streams. */
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,6 +526,388 @@ START_TEST(test_matches_reference_model)
 }
 END_TEST
 
+/* ---- the large-queue path against a faster reference ---------------- */
+
+/* engine.c keeps a plain heap up to 512 keys and a calendar queue in
+ * front of it above that (back to the heap below 128). The linear
+ * reference above is too slow for 20 000+ pending events, so this one
+ * keeps a sorted array of tags plus a small unsorted staging area, merged
+ * by qsort when it fills: simple enough to be obviously right. */
+typedef struct big_ev {
+    uint64_t time, seq;
+    engine_timer_id id;
+    bool live;
+} big_ev;
+
+typedef struct big_model {
+    engine_t *e;
+    big_ev *ev;         /* indexed by tag */
+    int n, cap;
+    uint64_t seq;
+    int *sorted, n_sorted, head;
+    int stage[256], n_stage;
+    size_t live;
+    rng_t r;
+    int *ran;           /* tags in the order the engine ran them */
+    int n_ran;
+    int chain;          /* events that reschedule themselves when run */
+} big_model;
+
+static big_model *g_big;    /* qsort has no context argument */
+
+static int big_cmp(const void *a, const void *b)
+{
+    const big_ev *x = &g_big->ev[*(const int *)a], *y = &g_big->ev[*(const int *)b];
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static bool big_before(const big_model *m, int a, int b)
+{
+    return m->ev[a].time < m->ev[b].time ||
+           (m->ev[a].time == m->ev[b].time && m->ev[a].seq < m->ev[b].seq);
+}
+
+static void big_merge(big_model *m)
+{
+    int n = 0;
+    for (int i = m->head; i < m->n_sorted; i++)
+        if (m->ev[m->sorted[i]].live)
+            m->sorted[n++] = m->sorted[i];
+    for (int i = 0; i < m->n_stage; i++)
+        if (m->ev[m->stage[i]].live)
+            m->sorted[n++] = m->stage[i];
+    g_big = m;
+    qsort(m->sorted, (size_t)n, sizeof *m->sorted, big_cmp);
+    m->n_sorted = n;
+    m->head = 0;
+    m->n_stage = 0;
+}
+
+static int big_min(big_model *m)
+{
+    while (m->head < m->n_sorted && !m->ev[m->sorted[m->head]].live)
+        m->head++;
+    int best = m->head < m->n_sorted ? m->sorted[m->head] : -1;
+    for (int i = 0; i < m->n_stage; i++) {
+        int t = m->stage[i];
+        if (m->ev[t].live && (best < 0 || big_before(m, t, best)))
+            best = t;
+    }
+    return best;
+}
+
+static void big_fire(engine_t *e, void *arg);
+
+/* Schedule in the engine and in the model, in the same order. */
+static void big_add(big_model *m, uint64_t when)
+{
+    ck_assert_int_lt(m->n, m->cap);
+    uint64_t now = engine_now(m->e);
+    int tag = m->n++;
+    engine_timer_id id = engine_at(m->e, when, big_fire, (void *)(intptr_t)tag);
+    ck_assert_uint_ne(id, 0);
+    m->ev[tag] = (big_ev){ when < now ? now : when, m->seq++, id, true };
+    m->live++;
+    if (m->n_stage == (int)(sizeof m->stage / sizeof m->stage[0]))
+        big_merge(m);
+    m->stage[m->n_stage++] = tag;
+}
+
+/* A time from a mix meant to hit every part of the calendar: dense
+ * hold-model traffic, equal times (chunks of one bucket overflow), the
+ * present, sparse jumps (empty buckets, the far heap), the top of the
+ * range. */
+static uint64_t big_when(big_model *m)
+{
+    uint64_t now = engine_now(m->e);
+    rng_t *r = &m->r;
+    switch (rng_below(r, 16)) {
+    case 0: return now;
+    case 1: return now + rng_below(r, 4);
+    case 2: return now + 1000 * rng_below(r, 8);       /* clusters */
+    case 3: return now + rng_below(r, 1000000000);
+    case 4: return ENGINE_TIME_NEVER - rng_below(r, 3);
+    case 5: return now + ((uint64_t)1 << rng_below(r, 64));     /* may wrap */
+    case 6: return now > 50 ? now - rng_below(r, 50) : 0;       /* clamped */
+    default: return now + 1 + rng_below(r, 1000000);
+    }
+}
+
+static void big_fire(engine_t *e, void *arg)
+{
+    big_model *m = g_big;
+    int tag = (int)(intptr_t)arg;
+    ck_assert_ptr_eq(e, m->e);
+    m->ran[m->n_ran++] = tag;
+    /* Some events schedule from inside the kernel (the hold model). */
+    if (m->chain && rng_below(&m->r, 2) == 0 && m->n < m->cap) {
+        uint64_t when = big_when(m);
+        if (when < engine_now(e))
+            when = ENGINE_TIME_NEVER;
+        big_add(m, when);
+    }
+}
+
+static void big_step(big_model *m)
+{
+    int want = big_min(m);
+    m->n_ran = 0;
+    bool ran = engine_step(m->e);
+    ck_assert(ran == (want >= 0));
+    if (!ran)
+        return;
+    ck_assert_int_ge(m->n_ran, 1);
+    ck_assert_int_eq(m->ran[0], want);
+    ck_assert_uint_eq(engine_now(m->e), m->ev[want].time);
+    m->ev[want].live = false;
+    m->live--;
+}
+
+static void big_run_until(big_model *m, uint64_t t)
+{
+    /* Events scheduled by the events run join the model as they come, so
+     * check one by one: each run event must be the model's minimum. */
+    m->n_ran = 0;
+    uint64_t n = engine_run_until(m->e, t);
+    ck_assert_uint_eq(n, (uint64_t)m->n_ran);
+    /* Replay: the model's order, with the chained additions already in
+     * it, must give the same sequence. Chained events are later than
+     * their parent (or equal time, later seq), so the replay is sound. */
+    for (int i = 0; i < m->n_ran; i++) {
+        int want = big_min(m);
+        ck_assert_int_ge(want, 0);
+        ck_assert_int_eq(m->ran[i], want);
+        ck_assert_uint_le(m->ev[want].time, t);
+        m->ev[want].live = false;
+        m->live--;
+    }
+    int next = big_min(m);
+    ck_assert(next < 0 || m->ev[next].time > t);
+}
+
+static void big_cancel(big_model *m)
+{
+    int i;
+    if (rng_below(&m->r, 4) == 0) {
+        i = big_min(m);             /* the head */
+        if (i < 0)
+            return;
+    } else {
+        i = (int)rng_below(&m->r, (uint32_t)m->n);  /* maybe stale */
+    }
+    bool was_live = m->ev[i].live;
+    ck_assert(engine_cancel(m->e, m->ev[i].id) == was_live);
+    if (was_live)
+        m->live--;
+    m->ev[i].live = false;
+}
+
+static void big_workout(uint64_t seed, int cycles, size_t high, size_t low)
+{
+    big_model *m = calloc(1, sizeof *m);
+    m->cap = 400000;
+    m->e = engine_new(1);
+    m->ev = calloc((size_t)m->cap, sizeof *m->ev);
+    m->sorted = calloc((size_t)m->cap + 1, sizeof *m->sorted);
+    m->ran = calloc((size_t)m->cap, sizeof *m->ran);
+    rng_seed(&m->r, seed);
+    g_big = m;
+    for (int c = 0; c < cycles; c++) {
+        /* Up to `high` pending (large mode), then down below `low`. */
+        for (int up = 1; up >= 0; up--) {
+            while (up ? m->live < high : m->live > low) {
+                ck_assert_int_lt(m->n, m->cap - 64);
+                uint32_t what = rng_below(&m->r, 100);
+                m->chain = what & 1;
+                if (what < (up ? 60u : 15u)) {
+                    big_add(m, big_when(m));
+                } else if (what < (up ? 70u : 25u)) {
+                    big_cancel(m);
+                } else if (what < (up ? 72u : 27u)) {
+                    int i = big_min(m);
+                    ck_assert_uint_eq(engine_next_time(m->e),
+                                      i < 0 ? ENGINE_TIME_NEVER : m->ev[i].time);
+                } else if (what < (up ? 73u : 29u) && m->live > 0) {
+                    uint64_t now = engine_now(m->e);
+                    big_run_until(m, now + rng_below(&m->r, 3000));
+                } else {
+                    big_step(m);
+                }
+                ck_assert_uint_eq(engine_pending(m->e), m->live);
+            }
+        }
+    }
+    /* Drain, ENGINE_TIME_NEVER included. */
+    m->chain = 0;
+    while (m->live > 0)
+        big_step(m);
+    ck_assert(!engine_step(m->e));
+    ck_assert_uint_eq(engine_pending(m->e), 0);
+    ck_assert_uint_eq(engine_next_time(m->e), ENGINE_TIME_NEVER);
+    engine_free(m->e);
+    free(m->ran);
+    free(m->sorted);
+    free(m->ev);
+    free(m);
+    g_big = NULL;
+}
+
+/* 25 000 pending and back down to 50, twice: the heap -> calendar
+ * and calendar -> heap switches both ways, with cancels (head, random,
+ * stale), equal times, the present, far-future and NEVER times, and
+ * events scheduling from inside the kernel. */
+START_TEST(test_large_matches_reference)
+{
+    big_workout(31, 2, 25000, 50);
+}
+END_TEST
+
+/* Hovering around the switch thresholds (512 up, 128 down) crosses them
+ * many times. */
+START_TEST(test_switch_thresholds_matches_reference)
+{
+    big_workout(32, 20, 520, 120);
+    big_workout(33, 10, 600, 100);
+    big_workout(34, 2, 5000, 127);
+}
+END_TEST
+
+/* Pops in (time, seq) order right at the queue sizes where the kernel
+ * switches structure, and at the bucket chunk size (5 keys) with runs of
+ * equal times of every length up to 12. */
+START_TEST(test_resize_boundaries)
+{
+    static const int sizes[] = { 1, 5, 6, 127, 128, 129, 511, 512, 513, 514,
+                                 1023, 1024, 1025, 4096, 4097, 65536 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        for (int pattern = 0; pattern < 3; pattern++) {
+            engine_t *e = engine_new(1);
+            rec *log = rec_new();
+            ev *evs = malloc((size_t)n * sizeof *evs);
+            rng_t r;
+            rng_seed(&r, (uint64_t)n * 3 + (uint64_t)pattern);
+            uint64_t t = 0;
+            for (int i = 0; i < n; i++) {
+                evs[i] = (ev){ log, i };
+                uint64_t when;
+                if (pattern == 0) {
+                    when = rng_below(&r, 1000000);
+                } else if (pattern == 1) {
+                    /* runs of equal times of length 1..12, in random
+                     * order of runs */
+                    if (i % 78 == 0)
+                        t = rng_below(&r, 100000) * 13;
+                    when = t + (uint64_t)(i % 78 < 12 ? 0 : (i % 78) / 6);
+                } else {
+                    /* dense now, sparse later, the top of the range */
+                    when = i % 7 == 0 ? ENGINE_TIME_NEVER - (uint64_t)(i % 3)
+                         : i % 3 == 0 ? (uint64_t)i * 1000000007ULL
+                                      : (uint64_t)i;
+                }
+                ck_assert_uint_ne(engine_at(e, when, record, &evs[i]), 0);
+            }
+            ck_assert_uint_eq(engine_pending(e), (size_t)n);
+            size_t left = (size_t)n;
+            while (engine_step(e)) {
+                left--;
+                ck_assert_uint_eq(engine_pending(e), left);
+            }
+            ck_assert_int_eq(log->n, n);
+            for (int i = 1; i < n; i++) {
+                bool ordered = log->when[i - 1] < log->when[i] ||
+                               (log->when[i - 1] == log->when[i] && log->tag[i - 1] < log->tag[i]);
+                ck_assert_msg(ordered, "size %d pattern %d: out of order at %d", n, pattern, i);
+            }
+            free(evs);
+            free(log);
+            engine_free(e);
+        }
+    }
+}
+END_TEST
+
+/* A large queue that empties at once (every event in one bucket) must
+ * still see events scheduled afterwards, near or far, and so must one
+ * emptied by cancelling. */
+START_TEST(test_large_queue_emptied_then_reused)
+{
+    for (int how = 0; how < 2; how++) {
+        engine_t *e = engine_new(1);
+        rec *log = rec_new();
+        static ev evs[2000];
+        static engine_timer_id ids[2000];
+        for (int i = 0; i < 2000; i++) {
+            evs[i] = (ev){ log, i };
+            ids[i] = engine_at(e, 1000, record, &evs[i]);
+        }
+        if (how == 0) {
+            ck_assert_uint_eq(engine_run_until(e, 1000), 2000);
+        } else {
+            for (int i = 0; i < 2000; i++)
+                ck_assert(engine_cancel(e, ids[i]));
+        }
+        ck_assert_uint_eq(engine_pending(e), 0);
+        ck_assert_uint_eq(engine_next_time(e), ENGINE_TIME_NEVER);
+        ev a = { log, 5000 }, b = { log, 5001 };
+        engine_at(e, 5 * ENGINE_NS_PER_SEC, record, &a);
+        ck_assert_uint_eq(engine_next_time(e), 5 * ENGINE_NS_PER_SEC);
+        engine_at(e, 2000, record, &b);
+        ck_assert_uint_eq(engine_next_time(e), 2000);
+        ck_assert_uint_eq(engine_pending(e), 2);
+        ck_assert(engine_step(e));
+        ck_assert_int_eq(log->tag[log->n - 1], 5001);
+        ck_assert(engine_step(e));
+        ck_assert_int_eq(log->tag[log->n - 1], 5000);
+        ck_assert(!engine_step(e));
+        free(log);
+        engine_free(e);
+    }
+}
+END_TEST
+
+/* Cancelling most of a large queue compacts it (calendar included), and
+ * the survivors still run in order; so do events scheduled afterwards. */
+START_TEST(test_large_cancel_compacts)
+{
+    enum { N = 30000 };
+    engine_t *e = engine_new(1);
+    rec *log = rec_new();
+    ev *evs = malloc(N * sizeof *evs);
+    engine_timer_id *ids = malloc(N * sizeof *ids);
+    rng_t r;
+    rng_seed(&r, 5);
+    for (int i = 0; i < N; i++) {
+        evs[i] = (ev){ log, i };
+        uint64_t when = i % 100 == 0 ? ENGINE_TIME_NEVER : rng_below(&r, 10000000);
+        ids[i] = engine_at(e, when, record, &evs[i]);
+    }
+    int kept = 0;
+    for (int i = 0; i < N; i++) {
+        if (i % 10 == 3)
+            kept++;
+        else
+            ck_assert(engine_cancel(e, ids[i]));
+        ck_assert_uint_eq(engine_pending(e), (size_t)(kept + (N - 1 - i)));
+    }
+    for (int i = 0; i < N; i++)
+        if (i % 10 != 3)
+            ck_assert(!engine_cancel(e, ids[i]));
+    ck_assert_uint_eq(engine_run_until(e, ENGINE_TIME_NEVER), (uint64_t)kept);
+    for (int i = 1; i < log->n; i++) {
+        bool ordered = log->when[i - 1] < log->when[i] ||
+                       (log->when[i - 1] == log->when[i] && log->tag[i - 1] < log->tag[i]);
+        ck_assert_msg(ordered, "out of order at %d", i);
+    }
+    free(ids);
+    free(evs);
+    free(log);
+    engine_free(e);
+}
+END_TEST
+
 /* Peeking must not commit the kernel to the peeked event: an event
  * scheduled afterwards for an earlier time (now) still runs first. */
 START_TEST(test_peek_then_schedule_earlier)
@@ -731,6 +1114,11 @@ static Suite *engine_suite(void)
     tcase_add_test(k, test_peek_then_schedule_earlier);
     tcase_add_test(k, test_cancel_head_and_all);
     tcase_add_test(k, test_far_future_times);
+    tcase_add_test(k, test_large_matches_reference);
+    tcase_add_test(k, test_switch_thresholds_matches_reference);
+    tcase_add_test(k, test_resize_boundaries);
+    tcase_add_test(k, test_large_cancel_compacts);
+    tcase_add_test(k, test_large_queue_emptied_then_reused);
     suite_add_tcase(s, k);
     TCase *r = tcase_create("rng");
     tcase_add_test(r, test_rng_known_answers);
