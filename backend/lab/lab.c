@@ -325,8 +325,6 @@ static void run_until(struct lab *lab, uint64_t t)
     engine_run_until(lab->engine, t);
 }
 
-void lab_advance(struct lab *lab, uint64_t ns) { run_until(lab, lab_now(lab) + ns); }
-
 void lab_advance_to(struct lab *lab, uint64_t t)
 {
     if (t > lab_now(lab))

@@ -65,9 +65,8 @@ struct ipnet *lab_ipnet(struct lab *lab);
 
 /* The lab clock: simulated nanoseconds since the lab was opened. */
 uint64_t lab_now(const struct lab *lab);
-/* Virtual time: move the clock forward (sleep, commands that take time). */
-void lab_advance(struct lab *lab, uint64_t ns);
-/* Runs the engine up to lab time t (nothing when the clock is past it). */
+/* Runs the engine up to lab time t (nothing when the clock is past it):
+ * virtual time moving, or a command that needs the outcome (ping). */
 void lab_advance_to(struct lab *lab, uint64_t t);
 /* Real time: the clock follows the wall clock times `speed`. */
 void lab_set_realtime(struct lab *lab, double speed);
