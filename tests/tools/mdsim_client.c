@@ -28,6 +28,7 @@
  *   @sync         send Enter, wait for a prompt (after @send games)
  *   @touch FILE / @wait FILE   create / wait for a file: order two clients
  *   @pause MS     wait MS milliseconds (a command under way before a key)
+ *   @timeout S    from here on, wait up to S seconds for answers (default 15)
  * Exit: 0 ok, 1 a command failed (-e), 2 no connection, login or answer.
  */
 #define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
@@ -52,7 +53,7 @@
 #include <unistd.h>
 #include <libssh/libssh.h>
 
-enum { WAIT_MS = 15000 };
+static int wait_ms = 15000; /* how long any answer may take; @timeout sets it */
 
 struct conn {
     bool ssh, pty; /* neither: telnet */
@@ -186,7 +187,7 @@ static size_t prompt_at_end(const struct conn *c)
 /* Waits until the buffer ends with `s` (or with a prompt when s is NULL). */
 static void wait_for(struct conn *c, const char *s)
 {
-    long long end = now_us() + WAIT_MS * 1000LL;
+    long long end = now_us() + wait_ms * 1000LL;
     while (s ? !ends_with(c, s) : !prompt_at_end(c)) {
         if (now_us() > end)
             die(s ? "timed out waiting for the server" : "timed out waiting for a prompt");
@@ -219,7 +220,7 @@ static void telnet_login(struct conn *c, const char *user, const char *pass)
     snprintf(line, sizeof line, "%s\r\n", pass);
     put(c, line, strlen(line));
     c->len = 0;
-    long long end = now_us() + WAIT_MS * 1000LL;
+    long long end = now_us() + wait_ms * 1000LL;
     while (!prompt_at_end(c) && now_us() < end && pump(c, 100))
         if (strstr(c->buf ? c->buf : "", "Login incorrect"))
             die("login refused");
@@ -290,7 +291,7 @@ static void console_start(struct conn *c, const char *mdsim, char **argv, int ar
 static void console_end(struct conn *c)
 {
     int st = 0;
-    long long end = now_us() + WAIT_MS * 1000LL;
+    long long end = now_us() + wait_ms * 1000LL;
     c->len = 0;
     if (!c->gone)
         put(c, "\x04", 1);
@@ -350,7 +351,7 @@ static bool emit(const struct opts *o, const char *prompt, const char *text, siz
  * false when the server ended the session instead. */
 static bool wait_answering(struct conn *c)
 {
-    long long end = now_us() + WAIT_MS * 1000LL;
+    long long end = now_us() + wait_ms * 1000LL;
     while (!prompt_at_end(c)) {
         if (ends_with(c, "[n]"))
             put(c, c->ssh || c->pty ? "y\r" : "y\r\n", c->ssh || c->pty ? 2 : 3);
@@ -391,7 +392,7 @@ static size_t unescape(const char *s, char *out)
 
 static void expect(struct conn *c, const char *text)
 {
-    long long end = now_us() + WAIT_MS * 1000LL;
+    long long end = now_us() + wait_ms * 1000LL;
     char *hit;
     while (!(hit = c->buf ? strstr(c->buf, text) : NULL)) {
         if (now_us() > end || !pump(c, 100)) {
@@ -406,7 +407,7 @@ static void expect(struct conn *c, const char *text)
 
 static void wait_file(const char *path)
 {
-    for (int i = 0; i < WAIT_MS / 10 && access(path, F_OK) != 0; i++)
+    for (int i = 0; i < wait_ms / 10 && access(path, F_OK) != 0; i++)
         usleep(10000);
     if (access(path, F_OK) != 0)
         die("timed out waiting for a file");
@@ -435,6 +436,8 @@ static void directive(struct conn *c, const char *l)
         fclose(f);
     } else if (strncmp(l, "@wait ", 6) == 0) {
         wait_file(l + 6);
+    } else if (strncmp(l, "@timeout ", 9) == 0) {
+        wait_ms = atoi(l + 9) * 1000;
     } else if (strncmp(l, "@pause ", 7) == 0) {
         usleep((useconds_t)atoi(l + 7) * 1000u);
     } else {
