@@ -297,50 +297,40 @@ static bool cal_place(engine_t *e, heap_ent k)
     return true;
 }
 
+/* Appends k to the heap array, or releases its node when it was cancelled. */
+static void keep_live(engine_t *e, heap_ent k, uint32_t *n)
+{
+    if (e->nodes[k.node].state == NODE_CANCELLED) {
+        node_release(e, k.node);
+        e->cancelled--;
+    } else {
+        e->heap[(*n)++] = k;
+    }
+}
+
 /* Leave large mode: every live key back into the one heap (cancelled
  * ones are released on the way). The heap array must hold them all. */
 static void go_small(engine_t *e)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < e->heap_len; i++) {
-        heap_ent k = e->heap[i];
-        if (e->nodes[k.node].state == NODE_CANCELLED) {
-            node_release(e, k.node);
-            e->cancelled--;
-        } else {
-            e->heap[n++] = k;
-        }
-    }
+    for (uint32_t i = 0; i < e->heap_len; i++)
+        keep_live(e, e->heap[i], &n);
     if (e->cal_count) {
         for (uint32_t b = 0; b < e->nb; b++) {
             uint32_t c = e->bucket[b].c, cn = e->bucket[b].n;
             e->bucket[b] = (bucket_head){ NO_NODE, 0 };
             for (; c != NO_NODE; cn = CHUNK_KEYS) {
                 chunk *ch = &e->chunks[c];
-                for (uint32_t i = 0; i < cn; i++) {
-                    heap_ent k = ch->k[i];
-                    if (e->nodes[k.node].state == NODE_CANCELLED) {
-                        node_release(e, k.node);
-                        e->cancelled--;
-                    } else {
-                        e->heap[n++] = k;
-                    }
-                }
+                for (uint32_t i = 0; i < cn; i++)
+                    keep_live(e, ch->k[i], &n);
                 uint32_t next = ch->next;
                 chunk_release(e, c);
                 c = next;
             }
         }
     }
-    for (uint32_t i = 0; i < e->far_len; i++) {
-        heap_ent k = e->far[i];
-        if (e->nodes[k.node].state == NODE_CANCELLED) {
-            node_release(e, k.node);
-            e->cancelled--;
-        } else {
-            e->heap[n++] = k;
-        }
-    }
+    for (uint32_t i = 0; i < e->far_len; i++)
+        keep_live(e, e->far[i], &n);
     e->heap_len = n;
     e->cal_count = 0;
     e->far_len = 0;
