@@ -105,6 +105,18 @@ static void stop_reading(void)
     installed = false;
 }
 
+/* `line console` `exec-timeout` in seconds, 0 = none: read at start and
+ * after each command (a served session's change applies from the next one),
+ * not at every key. */
+static int idle_secs;
+
+static void refresh_idle_limit(void)
+{
+    lab_lock(cur->lab);
+    idle_secs = line_idle_seconds(cur->lab, cur->sw, LINE_CONSOLE, 0);
+    lab_unlock(cur->lab);
+}
+
 static void on_line(char *line)
 {
     if (!line) { /* end of input: the cursor is still after the prompt */
@@ -121,6 +133,7 @@ static void on_line(char *line)
     labsess_touch(cur->lab, &reg);
     lab_unlock(cur->lab);
     session_exec(cur, line);
+    refresh_idle_limit();
     free(line);
     if (cur->closed)
         stop_reading();
@@ -200,15 +213,6 @@ static void load_history(struct lab *lab)
     free(lines);
 }
 
-/* Seconds, 0 = none; any session may change it, so it is read each time. */
-static int idle_limit(struct session *s)
-{
-    lab_lock(s->lab);
-    int secs = line_idle_seconds(s->lab, s->sw, LINE_CONSOLE, 0);
-    lab_unlock(s->lab);
-    return secs;
-}
-
 int console_run(struct lab *lab, int sw, double speed)
 {
     struct session s;
@@ -221,6 +225,7 @@ int console_run(struct lab *lab, int sw, double speed)
     lab_lock(lab);
     labsess_add(lab, &reg);
     lab_unlock(lab);
+    refresh_idle_limit();
     load_history(lab);
     disable_susp(&saved);
     signal(SIGINT, on_sigint);
@@ -234,7 +239,7 @@ int console_run(struct lab *lab, int sw, double speed)
     installed = true;
     while (!s.closed) {
         struct pollfd p = {STDIN_FILENO, POLLIN, 0};
-        int idle = idle_limit(&s), r = poll(&p, 1, idle ? idle * 1000 : -1);
+        int r = poll(&p, 1, idle_secs ? idle_secs * 1000 : -1);
         if (r < 0 && errno != EINTR)
             break;
         if (r == 0) { /* `line console` `exec-timeout` passed without a key */
