@@ -151,7 +151,8 @@ static void walk_start(const struct match_env *e, struct walk *k)
 }
 
 /* Keeps the variants that take word i best; reports why none does. */
-static enum match_status walk_step(struct walk *k, const struct word *w, int i, long *lo, long *hi)
+static enum match_status walk_step(struct walk *k, const struct word *w, int i, long *lo, long *hi,
+                                   enum level *level)
 {
     enum level best = L_NONE;
     const struct gtoken *range_tok = NULL;
@@ -181,6 +182,7 @@ static enum match_status walk_step(struct walk *k, const struct word *w, int i, 
         k->alive[m++] = k->alive[j];
     }
     free(lv);
+    *level = best;
     if (best == L_NONE) {
         if (range_tok) {
             *lo = range_tok->lo;
@@ -247,7 +249,12 @@ enum match_status match_line(const struct match_env *e, const struct words *w,
     walk_start(e, &k);
     int i = 0;
     for (; i < w->n && !k.line_done; i++) {
-        enum match_status st = walk_step(&k, &w->w[i], i, &r->lo, &r->hi);
+        enum level lv;
+        enum match_status st = walk_step(&k, &w->w[i], i, &r->lo, &r->hi, &lv);
+        if (i == 0 && st == MATCH_OK && k.alive[0]->tok[0].kind == TOK_KEYWORD) {
+            r->kw0 = k.alive[0]->tok[0].text; /* static grammar text */
+            r->kw0_exact = lv == L_EXACT;
+        }
         if (st != MATCH_OK) {
             r->status = st;
             r->err_off = w->w[i].off;
@@ -350,8 +357,9 @@ void match_help(const struct match_env *e, const struct words *w, int nfull,
     struct walk k;
     walk_start(e, &k);
     long lo, hi;
+    enum level lv;
     for (int i = 0; i < nfull && !k.line_done; i++) {
-        enum match_status st = walk_step(&k, &w->w[i], i, &lo, &hi);
+        enum match_status st = walk_step(&k, &w->w[i], i, &lo, &hi, &lv);
         if (st != MATCH_OK) {
             out->status = st;
             out->err_off = w->w[i].off;

@@ -27,6 +27,8 @@ struct match_result {
     const struct variant *var;
     struct cmd_args args;
     char *strings;   /* storage behind args.v[].str */
+    const char *kw0; /* the keyword the first word matched (one only), or NULL */
+    bool kw0_exact;  /* ... typed in full */
 };
 
 enum match_status match_line(const struct match_env *e, const struct words *w,

@@ -158,56 +158,104 @@ static void piece_lex(struct piece *p, const char *line, size_t a, size_t b)
     lex_line(&p->w, p->text, strlen(p->text));
 }
 
-static bool is_show(const struct variant *v)
-{
-    return v->tok[0].kind == TOK_KEYWORD && strcmp(v->tok[0].text, "show") == 0;
-}
-
-/* NX-OS takes exec `show` commands in every config mode: when the line
- * fails there and its first word abbreviates `show`, it is tried as one. */
-static bool match_show(struct session *s, struct piece *p)
-{
-    const struct word *w0 = &p->w.w[0];
-    if (w0->len < 2 || w0->len > 4 || strncasecmp(w0->s, "show", w0->len) != 0)
-        return false;
-    struct match_env e = env_for(s, MODE_EXEC);
+/* One way to read a line: as a command of the session's mode, of a parent
+ * mode it climbs to, or as an exec `show` taken in a config mode. */
+struct reading {
     struct match_result r;
-    if (match_line(&e, &p->w, &r) != MATCH_OK || !is_show(r.var)) {
-        if (r.status != MATCH_OK && r.err_off > p->r.err_off) { /* `show foo`: blame foo */
-            match_result_free(&p->r);
-            p->r = r;
-        } else {
-            match_result_free(&r);
-        }
-        return false;
-    }
-    match_result_free(&p->r);
-    p->r = r;
-    return true;
+    enum mode mode; /* the mode the session is in when the command has run */
+};
+
+/* Did the first word select a command in this reading? */
+static bool first_word_taken(const struct piece *p, const struct reading *rd)
+{
+    return rd->r.status == MATCH_OK || rd->r.err_off > p->w.w[0].off ||
+           rd->r.status == MATCH_AMBIGUOUS;
 }
 
-/* Matches in mode m; a sub-mode also takes its parents' commands
- * (`interface g2/3` at (config-if)#), but only when m has no command with
- * the first word, so that m's own errors (ambiguous, incomplete, out of
- * range) are the ones reported. */
+/* Could the line still be this reading's command (complete, or to be
+ * completed), rather than a word that fits and a rest that does not? */
+static bool viable(const struct reading *rd)
+{
+    return rd->r.status != MATCH_INVALID;
+}
+
+static int collect_readings(struct session *s, struct piece *p, enum mode m, struct reading *rd)
+{
+    int n = 0;
+    for (enum mode at = m;; at = mode_info(at)->parent) {
+        struct match_env e = env_for(s, at);
+        match_line(&e, &p->w, &rd[n].r);
+        rd[n++].mode = at;
+        if (!(M(at) & M_SUBMODES))
+            break;
+    }
+    const struct word *w0 = &p->w.w[0];
+    if (mode_info(m)->is_config && w0->len >= 2 && w0->len <= 4 &&
+        strncasecmp(w0->s, "show", w0->len) == 0) {
+        struct match_env e = env_for(s, MODE_EXEC);
+        match_line(&e, &p->w, &rd[n].r);
+        if (rd[n].r.kw0 && strcmp(rd[n].r.kw0, "show") != 0) { /* not a show: no reading */
+            match_result_free(&rd[n].r);
+            rd[n].r = (struct match_result){.status = MATCH_INVALID, .err_off = w0->off};
+        }
+        rd[n++].mode = m; /* a show leaves the mode alone */
+    }
+    return n;
+}
+
+/* Picks the reading to run or to report. A sub-mode takes its parents'
+ * commands (`interface g2/3`, `no switchname` at (config-if)#) and config
+ * modes take exec `show` commands. When the first word abbreviates
+ * different commands of two readings that both still fit (`sh`: `shutdown`
+ * and `show`; `sw`: `switchport` and `switchname`), the line is ambiguous,
+ * as the word is; a word typed in full wins over abbreviations. Failing
+ * everywhere, the error that got furthest into the line is reported. */
+static int choose_reading(const struct piece *p, struct reading *rd, int n, bool *ambiguous)
+{
+    bool exact = false;
+    for (int i = 0; i < n; i++)
+        exact |= first_word_taken(p, &rd[i]) && rd[i].r.kw0_exact;
+    int pick = -1;
+    const char *kw = NULL;
+    *ambiguous = false;
+    for (int i = 0; i < n; i++) {
+        const struct reading *r = &rd[i];
+        if (!first_word_taken(p, r) || !viable(r) || (exact && !r->r.kw0_exact))
+            continue;
+        if (pick >= 0 && (!kw || !r->r.kw0 || strcasecmp(kw, r->r.kw0) != 0))
+            *ambiguous = true;
+        if (pick < 0 || (rd[pick].r.status != MATCH_OK && r->r.status == MATCH_OK))
+            pick = i;
+        kw = r->r.kw0;
+    }
+    if (pick >= 0)
+        return pick;
+    pick = 0;
+    for (int i = 1; i < n; i++)
+        if (rd[i].r.err_off > rd[pick].r.err_off)
+            pick = i;
+    return pick;
+}
+
 static enum match_status match_climbing(struct session *s, struct piece *p, enum mode m)
 {
-    enum mode at = m;
-    for (;;) {
-        struct match_env e = env_for(s, at);
-        if (match_line(&e, &p->w, &p->r) == MATCH_OK) {
-            p->mode = at;
-            return MATCH_OK;
-        }
-        if (p->w.n == 0 || p->r.status != MATCH_INVALID || p->r.err_off != p->w.w[0].off ||
-            !(M(at) & M_SUBMODES))
-            break;
-        match_result_free(&p->r);
-        at = mode_info(at)->parent;
+    if (p->w.n == 0) { /* nothing before a pipe */
+        struct match_env e = env_for(s, m);
+        p->mode = m;
+        return match_line(&e, &p->w, &p->r);
     }
-    if (p->w.n > 0 && mode_info(m)->is_config && match_show(s, p)) {
-        p->mode = m; /* a show leaves the mode alone */
-        return MATCH_OK;
+    struct reading rd[MODE_COUNT + 1];
+    int n = collect_readings(s, p, m, rd);
+    bool ambiguous;
+    int pick = choose_reading(p, rd, n, &ambiguous);
+    for (int i = 0; i < n; i++)
+        if (i != pick)
+            match_result_free(&rd[i].r);
+    p->r = rd[pick].r;
+    p->mode = rd[pick].mode;
+    if (ambiguous) {
+        match_result_free(&p->r);
+        p->r = (struct match_result){.status = MATCH_AMBIGUOUS, .err_off = p->w.w[0].off};
     }
     return p->r.status;
 }
@@ -275,8 +323,6 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
             goto out;
         }
     }
-    if (p[0].mode != m)
-        s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
     if (n > 1)
         s->filtered = true; /* filters need the whole output */
     p[0].r.args.offset = (int)col0;
@@ -284,11 +330,18 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
         cmd_error(s, "%% Permission denied");
         goto out;
     }
+    enum mode was = s->mode;
+    struct mode_ctx was_ctx = s->ctx;
+    s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
     lab_txn_begin(s->lab);
     rc = p[0].r.var->cmd->fn(s, &p[0].r.args) == 0 ? 0 : 1;
     if (!lab_txn_end(s->lab, rc == 0)) {
         cmd_error(s, "%% Lab database busy, nothing changed: %s", lab_store_error(s->lab));
         rc = 1;
+    }
+    if (rc != 0) { /* a command that fails leaves the session where it was */
+        s->mode = was;
+        s->ctx = was_ctx;
     }
     if (rc == 0)
         rc = run_filters(s, p + 1, n - 1);
