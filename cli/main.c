@@ -4,6 +4,8 @@
 #include "serve.h"
 #include "cmdref.h"
 #include "lab/lab.h"
+#include "feature.h"
+#include "session.h"
 #include "lab/topology.h"
 #include <errno.h>
 #include <getopt.h>
@@ -189,6 +191,7 @@ int main(int argc, char **argv)
         return usage_error(NULL);
     argc -= first;
     argv += first;
+    session_use_commands(command_tables());
     if (argc == 1 && strcmp(argv[0], "commands") == 0)
         return cmdref_print(stdout);
     if (argc >= 2 && strcmp(argv[0], "lab") == 0 && strcmp(argv[1], "create") == 0)

@@ -1,5 +1,4 @@
 #include "cmdref.h"
-#include "commands.h"
 #include "mode.h"
 #include "match.h"
 #include "session.h"
@@ -46,7 +45,7 @@ int cmdref_print(FILE *out)
         fprintf(out, "\n## %s mode%s%s%s\n\n", mode_info(m)->name, m == MODE_FILTER ? "" : " (`switch",
                 m == MODE_FILTER ? " (after `|` on a show command)" : mode_info(m)->prompt,
                 m == MODE_FILTER ? "" : "#`)");
-        for (const struct cmd_def *const *t = command_tables(); *t; t++)
+        for (const struct cmd_def *const *t = session_commands(); *t; t++)
             for (const struct cmd_def *d = *t; d->syntax; d++) {
                 if (!(d->modes & M(m)) || (d->flags & CMD_HIDDEN))
                     continue;

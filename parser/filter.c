@@ -1,6 +1,6 @@
 /* Output filters after `|`: each rewrites the command's output buffer. */
 #include "session.h"
-#include "commands.h"
+#include "parser_cmds.h"
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>

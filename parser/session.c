@@ -2,7 +2,6 @@
 #include "match.h"
 #include "lex.h"
 #include "lab/lab.h"
-#include "commands.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +12,23 @@
 enum { LINE_MAX_CHARS = 4096 };
 
 static struct grammar *grammar;
+static const struct cmd_def *const *tables;
+
+void session_use_commands(const struct cmd_def *const *t)
+{
+    if (!tables)
+        tables = t;
+}
+
+const struct cmd_def *const *session_commands(void) { return tables; }
 
 const struct grammar *session_grammar(void)
 {
-    if (!grammar)
-        grammar = grammar_compile(command_tables());
+    if (!grammar) {
+        if (!tables)
+            abort(); /* a program bug: no command tables were given */
+        grammar = grammar_compile(tables);
+    }
     return grammar;
 }
 

@@ -88,7 +88,11 @@ bool cmd_wait_until(struct session *s, uint64_t t);
 /* Runs `line` as if typed at exec mode (for `do`); offset places carets. */
 int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset);
 
-/* The grammar of the whole program, built on first use. */
+/* The program's command tables, the parser's own (parser_cmds.h) among
+ * them, given once before the first session; the first call wins. */
+void session_use_commands(const struct cmd_def *const *tables);
+const struct cmd_def *const *session_commands(void);
+/* The grammar compiled from them, built on first use. */
 const struct grammar *session_grammar(void);
 
 #endif

@@ -1,6 +1,6 @@
 /* Commands every mode has: leaving modes and `do`. */
 #include "session.h"
-#include "commands.h"
+#include "parser_cmds.h"
 #include <string.h>
 
 static int cmd_exit(struct session *s, const struct cmd_args *a)

@@ -1,6 +1,6 @@
 /* Showing, saving, erasing and reloading the configuration. */
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "lab/lab.h"
 #include "system/system.h"
 #include "interface/ge.h"

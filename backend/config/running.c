@@ -2,45 +2,22 @@
 #include "session.h"
 #include "lab/lab.h"
 #include "system/system.h"
-#include "interface/ge.h"
-#include "user/user.h"
-#include "line/line.h"
-#include "lab/feature.h"
+#include "feature.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void render_features(struct lab *lab, int sw, strbuf *out)
-{
-    for (int f = 1; f < FEAT_COUNT; f++)
-        if (lab_feature_enabled(lab, sw, f))
-            sb_printf(out, "%s\n", lab_feature_config_line(f));
-}
-
-static void render_switchname(struct lab *lab, int sw, strbuf *out)
-{
-    sb_printf(out, "switchname %s\n", lab_hostname(lab, sw));
-}
-
-static void render_interfaces(struct lab *lab, int sw, strbuf *out)
-{
-    ge_render_config(lab, sw, out, 0, 0);
-}
-
-/* Sections in NX-OS order; a feature adds its renderer here. */
-static void (*const sections[])(struct lab *, int, strbuf *) = {
-    render_features,
-    user_render_config,
-    render_switchname,
-    render_interfaces,
-    line_render_config,
-};
-
+/* The gates turned on, then each section with the features in list order. */
 void running_config_body(struct lab *lab, int sw, strbuf *out)
 {
     sb_printf(out, "version %s\n", SYSTEM_RELEASE);
-    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
-        sections[i](lab, sw, out);
+    for (const struct feature *const *f = features; *f; f++)
+        if ((*f)->gate_line && lab_feature_enabled(lab, sw, (*f)->gate))
+            sb_printf(out, "%s\n", (*f)->gate_line);
+    for (int sec = 0; sec < SECTION_COUNT; sec++)
+        for (const struct feature *const *f = features; *f; f++)
+            if ((*f)->render[sec])
+                (*f)->render[sec](lab, sw, out);
 }
 
 static void discard(void *ctx, const char *s, size_t n)

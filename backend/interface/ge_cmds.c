@@ -1,6 +1,6 @@
 /* Gigabit Ethernet commands: entering the port, its settings, its shows. */
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "ifname.h"
 #include "lab/lab.h"
 #include "ge.h"

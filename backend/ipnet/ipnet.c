@@ -1,8 +1,4 @@
 #include "ipnet.h"
-#include "lab/lab.h"
-#include "lab/catalog.h"
-#include "interface/ge.h"
-#include "netsim/netsim.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,37 +16,86 @@ struct ewma {
 struct ipport {
     struct ipnet *net;
     bool exists, admin_up, has_ip;
+    bool seen;             /* declared again by the current reconcile */
     int sw, slot, port;
-    uint32_t ip, mask;
+    uint32_t ip, mask, mtu;
     struct ipport *peer;   /* the other end of the cable */
     struct ipport *bridge; /* netsim partner while bridged */
     netsim_pipe *pipe;     /* carries what enters this port while bridged */
-    bool bridge_seen;      /* declared again by the current reconcile */
+    bool bridge_seen;
     uint64_t tx_free_at;   /* the transmit serializer is busy until then */
-    uint64_t in_pkts, in_bytes, out_pkts, out_bytes;
+    uint64_t in_pkts, in_bytes, out_pkts, out_bytes, frag_drops;
     struct ewma in_bits, in_frames, out_bits, out_frames;
 };
 
-enum pkt_type { ICMP_ECHO, ICMP_REPLY };
-
-struct ippkt {
-    enum pkt_type type;
-    uint32_t src, dst;
-    uint32_t ip_len;
-    int seq, ping_id; /* an echo's ping, 0 for none */
-    uint64_t sent_at;
-    struct ipport *at; /* where it arrives next */
-    struct ippkt *prev, *next; /* every live packet, so closing the lab frees them */
+/* A datagram on its way: shared by its fragments, freed with the last. */
+struct dgram {
+    struct ipnet_pkt pkt;
+    int nfrags, alive, arrived;
+    struct dgram *next_free;
 };
+
+/* One frame on the wire: a datagram or a fragment of it. */
+struct frame {
+    struct dgram *d;
+    uint32_t ip_len;
+    struct ipport *at; /* where it arrives next */
+    struct frame *next_free;
+};
+
+/* Slabs of objects of one size, recycled through a free list: a saturated
+ * link moves tens of thousands of frames a second, none of them malloc'ed. */
+struct pool {
+    size_t size;
+    void *free;  /* first word of a free object links to the next */
+    void **slabs;
+    int nslabs;
+};
+
+enum { POOL_SLAB = 256 };
 
 struct ipnet {
     engine_t *e;
     struct ipport *ports;
     int nsw;
-    struct ipnet_ping *pings; /* those under way */
-    int last_ping_id;
-    struct ippkt *live; /* packets in flight (their events die with the engine) */
+    struct {
+        ipnet_rx_fn fn;
+        void *ctx;
+    } proto[IPNET_PROTO_MAX];
+    struct pool dgrams, frames;
 };
+
+static void *pool_get(struct pool *p)
+{
+    if (!p->free) {
+        char *slab = malloc(p->size * POOL_SLAB);
+        void **slabs = realloc(p->slabs, sizeof *slabs * (size_t)(p->nslabs + 1));
+        if (!slab || !slabs)
+            abort();
+        p->slabs = slabs;
+        p->slabs[p->nslabs++] = slab;
+        for (int i = POOL_SLAB - 1; i >= 0; i--) {
+            *(void **)(slab + p->size * (size_t)i) = p->free;
+            p->free = slab + p->size * (size_t)i;
+        }
+    }
+    void *o = p->free;
+    p->free = *(void **)o;
+    return o;
+}
+
+static void pool_put(struct pool *p, void *o)
+{
+    *(void **)o = p->free;
+    p->free = o;
+}
+
+static void pool_free(struct pool *p)
+{
+    for (int i = 0; i < p->nslabs; i++)
+        free(p->slabs[i]);
+    free(p->slabs);
+}
 
 static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
 {
@@ -60,37 +105,30 @@ static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
     return p->exists ? p : NULL;
 }
 
-static struct ippkt *pkt_new(struct ipnet *net)
-{
-    struct ippkt *k = calloc(1, sizeof *k);
-    if (!k)
-        abort();
-    k->next = net->live;
-    if (net->live)
-        net->live->prev = k;
-    net->live = k;
-    return k;
-}
-
-static void pkt_free(struct ipnet *net, struct ippkt *k)
-{
-    if (k->prev)
-        k->prev->next = k->next;
-    else
-        net->live = k->next;
-    if (k->next)
-        k->next->prev = k->prev;
-    free(k);
-}
-
-struct ipnet *ipnet_new(engine_t *e)
+struct ipnet *ipnet_new(engine_t *e, int nswitches)
 {
     struct ipnet *net = calloc(1, sizeof *net);
     if (!net)
         abort();
     net->e = e;
+    net->nsw = nswitches;
+    net->ports = calloc((size_t)(nswitches * SLOTS * PORTS), sizeof *net->ports);
+    if (!net->ports && nswitches > 0)
+        abort();
+    for (int sw = 0; sw < nswitches; sw++)
+        for (int slot = 0; slot < SLOTS; slot++)
+            for (int port = 0; port < PORTS; port++) {
+                struct ipport *p = &net->ports[(sw * SLOTS + slot) * PORTS + port];
+                *p = (struct ipport){.net = net, .sw = sw, .slot = slot, .port = port, .mtu = 1500};
+            }
+    net->dgrams.size = sizeof(struct dgram);
+    net->frames.size = sizeof(struct frame);
+    ipnet_icmp_init(net);
     return net;
 }
+
+engine_t *ipnet_engine(struct ipnet *net) { return net->e; }
+void *ipnet_proto_ctx(struct ipnet *net, uint8_t proto) { return net->proto[proto].ctx; }
 
 static void unbridge(struct ipport *p)
 {
@@ -107,10 +145,18 @@ void ipnet_free(struct ipnet *net)
         return;
     for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
         unbridge(&net->ports[i]);
-    while (net->live)
-        pkt_free(net, net->live);
+    ipnet_icmp_free(net);
+    /* frames still in flight belong to engine events that die with it */
+    pool_free(&net->dgrams);
+    pool_free(&net->frames);
     free(net->ports);
     free(net);
+}
+
+void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, void *ctx)
+{
+    net->proto[proto].fn = fn;
+    net->proto[proto].ctx = ctx;
 }
 
 static void ewma_add(struct ewma *w, uint64_t now, double amount)
@@ -131,7 +177,7 @@ enum ipnet_link ipnet_link_state(struct ipnet *net, int sw, int slot, int port)
     if (!p || (!p->admin_up && !p->bridge))
         return IPNET_ADMIN_DOWN;
     struct ipport *q = p->peer;
-    return q && (q->admin_up || q->bridge) ? IPNET_UP : IPNET_NOT_CONNECTED;
+    return q && q->exists && (q->admin_up || q->bridge) ? IPNET_UP : IPNET_NOT_CONNECTED;
 }
 
 bool ipnet_is_bridged(struct ipnet *net, int sw, int slot, int port)
@@ -145,74 +191,93 @@ static bool port_up(struct ipport *p)
     return ipnet_link_state(p->net, p->sw, p->slot, p->port) == IPNET_UP;
 }
 
+static void frame_free(struct ipnet *net, struct frame *f)
+{
+    struct dgram *d = f->d;
+    pool_put(&net->frames, f);
+    if (--d->alive == 0)
+        pool_put(&net->dgrams, d);
+}
+
 static void arrive(engine_t *e, void *arg);
 
 /* Serializes the frame on the port at line rate and sends it down the cable. */
-static void port_send(struct ipport *p, struct ippkt *k)
+static void port_send(struct ipport *p, struct frame *f)
 {
     uint64_t now = engine_now(p->net->e);
     if (!port_up(p)) {
-        pkt_free(p->net, k);
+        frame_free(p->net, f);
         return;
     }
-    uint32_t l2 = k->ip_len + NETSIM_L2_OVERHEAD;
+    uint32_t l2 = f->ip_len + NETSIM_L2_OVERHEAD;
     uint64_t start = p->tx_free_at > now ? p->tx_free_at : now;
     p->tx_free_at = start + (uint64_t)l2 * 8u * 1000000000u / IPNET_LINE_RATE_BPS;
     p->out_pkts++;
     p->out_bytes += l2;
     ewma_add(&p->out_bits, now, l2 * 8.0);
     ewma_add(&p->out_frames, now, 1.0);
-    k->at = p->peer;
-    engine_at(p->net->e, p->tx_free_at + IPNET_CABLE_DELAY_NS, arrive, k);
+    f->at = p->peer;
+    engine_at(p->net->e, p->tx_free_at + IPNET_CABLE_DELAY_NS, arrive, f);
 }
 
-static struct ipnet_ping *ping_find(struct ipnet *net, int id)
+/* The datagram's fragments (one frame when it fits the MTU), each carrying
+ * IPNET_HEADER plus a multiple of 8 data bytes but the last. */
+static void send_dgram(struct ipport *p, struct dgram *d)
 {
-    struct ipnet_ping *p = net->pings;
-    while (p && p->id != id)
-        p = p->next;
-    return p;
-}
-
-static void ping_reply(struct ipnet *net, struct ipport *q, struct ippkt *k)
-{
-    struct ipnet_ping *pg = ping_find(net, k->ping_id);
-    uint64_t now = engine_now(net->e);
-    if (pg && q->sw == pg->sw && k->src == pg->dst && k->seq >= 0 && k->seq < pg->count &&
-        pg->rtt_ns[k->seq] == UINT64_MAX && now - k->sent_at <= pg->timeout_ns)
-        pg->rtt_ns[k->seq] = now - k->sent_at;
-    pkt_free(net, k);
-}
-
-/* The switch's own IP stack: answers echo requests, collects replies. */
-static void host_receive(struct ipport *q, struct ippkt *k)
-{
-    if (k->type == ICMP_REPLY) {
-        ping_reply(q->net, q, k);
+    uint32_t len = d->pkt.ip_len, mtu = p->mtu;
+    uint32_t chunk = (mtu - IPNET_HEADER) & ~7u, data = len - IPNET_HEADER;
+    if (len > mtu && d->pkt.df) {
+        p->frag_drops++;
+        pool_put(&p->net->dgrams, d);
         return;
     }
-    k->type = ICMP_REPLY;
-    k->dst = k->src;
-    k->src = q->ip;
-    port_send(q, k);
+    d->nfrags = len <= mtu ? 1 : (int)((data + chunk - 1) / chunk);
+    d->alive = d->nfrags;
+    d->arrived = 0;
+    for (int i = 0; i < d->nfrags; i++) {
+        struct frame *f = pool_get(&p->net->frames);
+        uint32_t left = data - (uint32_t)i * chunk;
+        f->d = d;
+        f->ip_len = d->nfrags == 1 ? len : IPNET_HEADER + (left < chunk ? left : chunk);
+        port_send(p, f);
+    }
+}
+
+/* The switch's own IP stack: reassembly, then the datagram's protocol. */
+static void host_receive(struct ipport *q, struct frame *f)
+{
+    struct ipnet *net = q->net;
+    struct dgram *d = f->d;
+    bool complete = ++d->arrived == d->nfrags;
+    if (complete && net->proto[d->pkt.proto].fn) {
+        struct ipnet_pkt pkt = d->pkt; /* the handler may send, recycling d */
+        frame_free(net, f);
+        net->proto[pkt.proto].fn(net->proto[pkt.proto].ctx, q->sw, &pkt);
+        return;
+    }
+    frame_free(net, f); /* a fragment waits for the others, or nobody listens */
 }
 
 static void arrive(engine_t *e, void *arg)
 {
-    struct ippkt *k = arg;
-    struct ipport *q = k->at;
-    uint32_t l2 = k->ip_len + NETSIM_L2_OVERHEAD;
+    struct frame *f = arg;
+    struct ipport *q = f->at;
+    uint32_t l2 = f->ip_len + NETSIM_L2_OVERHEAD;
     uint64_t now = engine_now(e);
+    if (!q->exists) { /* gone while the frame was on the cable */
+        frame_free(q->net, f);
+        return;
+    }
     q->in_pkts++;
     q->in_bytes += l2;
     ewma_add(&q->in_bits, now, l2 * 8.0);
     ewma_add(&q->in_frames, now, 1.0);
     if (q->pipe)
-        netsim_pipe_send(q->pipe, (netsim_pkt){l2, k});
-    else if (q->admin_up && q->has_ip && k->dst == q->ip)
-        host_receive(q, k);
+        netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
+    else if (q->admin_up && q->has_ip && f->d->pkt.dst == q->ip)
+        host_receive(q, f);
     else
-        pkt_free(q->net, k);
+        frame_free(q->net, f);
 }
 
 static void pipe_deliver(void *ctx, netsim_pkt pkt)
@@ -221,14 +286,111 @@ static void pipe_deliver(void *ctx, netsim_pkt pkt)
     if (in->bridge)
         port_send(in->bridge, pkt.user);
     else
-        pkt_free(in->net, pkt.user);
+        frame_free(in->net, pkt.user);
 }
 
 static void pipe_drop(void *ctx, netsim_pkt pkt, netsim_drop_cause cause)
 {
     struct ipport *in = ctx;
     (void)cause;
-    pkt_free(in->net, pkt.user);
+    frame_free(in->net, pkt.user);
+}
+
+/* The up, unbridged port of the switch that owns ip, or whose subnet holds
+ * it when `subnet`. */
+static struct ipport *find_port(struct ipnet *net, int sw, uint32_t ip, bool subnet)
+{
+    for (int slot = 1; slot < SLOTS; slot++)
+        for (int port = 1; port < PORTS; port++) {
+            struct ipport *p = port_at(net, sw, slot, port);
+            if (!p || !p->has_ip || p->bridge || !port_up(p))
+                continue;
+            if (subnet ? (p->ip & p->mask) == (ip & p->mask) : p->ip == ip)
+                return p;
+        }
+    return NULL;
+}
+
+bool ipnet_owns(struct ipnet *net, int sw, uint32_t ip) { return find_port(net, sw, ip, false) != NULL; }
+
+uint32_t ipnet_route_mtu(struct ipnet *net, int sw, uint32_t dst)
+{
+    struct ipport *p = find_port(net, sw, dst, true);
+    return p ? p->mtu : 0;
+}
+
+static void local_deliver(engine_t *e, void *arg)
+{
+    (void)e;
+    struct frame *f = arg;
+    host_receive(f->at, f);
+}
+
+bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt)
+{
+    struct ipport *own = find_port(net, sw, pkt->dst, false);
+    struct ipport *out = own ? own : find_port(net, sw, pkt->dst, true);
+    if (!out)
+        return false;
+    struct dgram *d = pool_get(&net->dgrams);
+    d->pkt = *pkt;
+    if (!d->pkt.src)
+        d->pkt.src = out->ip;
+    if (own) { /* its own address: through the stack, not the wire */
+        struct frame *f = pool_get(&net->frames);
+        d->nfrags = d->alive = 1;
+        d->arrived = 0;
+        *f = (struct frame){.d = d, .ip_len = pkt->ip_len, .at = own};
+        engine_after(net->e, IPNET_LOCAL_RTT_NS / 2, local_deliver, f);
+        return true;
+    }
+    send_dgram(out, d);
+    return true;
+}
+
+void ipnet_ports_begin(struct ipnet *net)
+{
+    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
+        net->ports[i].seen = false;
+}
+
+void ipnet_port_set(struct ipnet *net, int sw, int slot, int port, const struct ipnet_port_conf *c)
+{
+    if (sw < 0 || sw >= net->nsw || slot < 1 || slot >= SLOTS || port < 1 || port >= PORTS)
+        return;
+    struct ipport *p = &net->ports[(sw * SLOTS + slot) * PORTS + port];
+    p->exists = p->seen = true;
+    p->admin_up = c->admin_up;
+    p->has_ip = c->has_ip;
+    p->ip = c->ip;
+    p->mask = c->mask;
+    p->mtu = c->mtu >= 576 ? c->mtu : 576;
+}
+
+void ipnet_ports_end(struct ipnet *net)
+{
+    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
+        if (!net->ports[i].seen && net->ports[i].exists) {
+            unbridge(&net->ports[i]);
+            net->ports[i].exists = false;
+        }
+}
+
+void ipnet_cable(struct ipnet *net, int sw_a, int slot_a, int port_a, int sw_b, int slot_b, int port_b)
+{
+    if (sw_a < 0 || sw_a >= net->nsw || sw_b < 0 || sw_b >= net->nsw || slot_a < 1 || slot_a >= SLOTS ||
+        slot_b < 1 || slot_b >= SLOTS || port_a < 1 || port_a >= PORTS || port_b < 1 || port_b >= PORTS)
+        return;
+    struct ipport *a = &net->ports[(sw_a * SLOTS + slot_a) * PORTS + port_a];
+    struct ipport *b = &net->ports[(sw_b * SLOTS + slot_b) * PORTS + port_b];
+    a->peer = b;
+    b->peer = a;
+}
+
+void ipnet_bridges_begin(struct ipnet *net)
+{
+    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
+        net->ports[i].bridge_seen = false;
 }
 
 void ipnet_bridge(struct ipnet *net, int sw, int a_slot, int a_port, int b_slot, int b_port)
@@ -252,72 +414,17 @@ void ipnet_bridge(struct ipnet *net, int sw, int a_slot, int a_port, int b_slot,
     }
 }
 
+void ipnet_bridges_end(struct ipnet *net)
+{
+    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
+        if (!net->ports[i].bridge_seen && net->ports[i].bridge)
+            unbridge(&net->ports[i]);
+}
+
 netsim_pipe *ipnet_ingress_pipe(struct ipnet *net, int sw, int slot, int port)
 {
     struct ipport *p = port_at(net, sw, slot, port);
     return p ? p->pipe : NULL;
-}
-
-static void load_ports(struct ipnet *net, struct lab *lab)
-{
-    if (!net->ports) {
-        net->nsw = lab_switch_count(lab);
-        net->ports = calloc((size_t)(net->nsw * SLOTS * PORTS), sizeof *net->ports);
-        if (!net->ports)
-            abort();
-    }
-    for (int sw = 0; sw < net->nsw; sw++)
-        for (int slot = 1; slot < SLOTS; slot++)
-            for (int port = 1; port < PORTS; port++) {
-                struct ipport *p = &net->ports[(sw * SLOTS + slot) * PORTS + port];
-                struct ge_conf c;
-                p->net = net;
-                p->sw = sw;
-                p->slot = slot;
-                p->port = port;
-                p->exists = ge_exists(lab, sw, slot, port);
-                if (!p->exists)
-                    continue;
-                ge_get(lab, sw, slot, port, &c);
-                p->admin_up = !c.shutdown;
-                p->has_ip = c.has_ip;
-                p->ip = c.ip;
-                p->mask = c.mask;
-                p->peer = NULL;
-            }
-}
-
-static void load_cables(struct ipnet *net, struct lab *lab)
-{
-    static const char *const q = "SELECT a_switch, a_port, b_switch, b_port FROM link";
-    sqlite3_stmt *st = lab_stmt(lab, q);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        struct ipport *end[2] = {NULL, NULL};
-        for (int i = 0; i < 2; i++) {
-            int id = sqlite3_column_int(st, i * 2), slot, port, sw = 0;
-            if (sscanf((const char *)sqlite3_column_text(st, i * 2 + 1), "GigabitEthernet%d/%d", &slot, &port) != 2)
-                continue;
-            while (sw < net->nsw && lab_switch_id(lab, sw) != id)
-                sw++;
-            end[i] = port_at(net, sw, slot, port);
-        }
-        if (end[0] && end[1]) {
-            end[0]->peer = end[1];
-            end[1]->peer = end[0];
-        }
-    }
-}
-
-void ipnet_reconcile(struct ipnet *net, struct lab *lab)
-{
-    load_ports(net, lab);
-    load_cables(net, lab);
-    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
-        net->ports[i].bridge_seen = false;
-    netsim_reconcile(lab, net);
-    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
-        if (!net->ports[i].bridge_seen && net->ports[i].bridge)
-            unbridge(&net->ports[i]);
 }
 
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st)
@@ -327,123 +434,13 @@ void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipne
     memset(st, 0, sizeof *st);
     if (!p)
         return;
-    *st = (struct ipnet_port_stats){p->in_pkts, p->in_bytes, p->out_pkts, p->out_bytes,
-                                    ewma_read(&p->in_bits, now), ewma_read(&p->in_frames, now),
-                                    ewma_read(&p->out_bits, now), ewma_read(&p->out_frames, now)};
-}
-
-/* The up port of the switch whose subnet holds dst. */
-static struct ipport *route(struct ipnet *net, int sw, uint32_t dst)
-{
-    for (int slot = 1; slot < SLOTS; slot++)
-        for (int port = 1; port < PORTS; port++) {
-            struct ipport *p = port_at(net, sw, slot, port);
-            if (p && p->has_ip && !p->bridge && port_up(p) && (p->ip & p->mask) == (dst & p->mask))
-                return p;
-        }
-    return NULL;
-}
-
-static void local_reply(engine_t *e, void *arg)
-{
-    (void)e;
-    struct ippkt *k = arg;
-    ping_reply(k->at->net, k->at, k);
-}
-
-static void send_echo(engine_t *e, void *arg)
-{
-    struct ippkt *k = arg;
-    struct ipport *from = k->at;
-    struct ipnet_ping *p = ping_find(from->net, k->ping_id);
-    if (!p) { /* the ping was stopped */
-        pkt_free(from->net, k);
-        return;
-    }
-    p->sent++;
-    k->sent_at = engine_now(e);
-    if (k->dst == from->ip) { /* its own address: answered without the wire */
-        k->type = ICMP_REPLY;
-        k->src = from->ip;
-        engine_after(e, IPNET_LOCAL_RTT_NS, local_reply, k);
-        return;
-    }
-    port_send(from, k);
-}
-
-/* The up port of the switch that has dst as its own address. */
-static struct ipport *own_port(struct ipnet *net, int sw, uint32_t dst)
-{
-    for (int slot = 1; slot < SLOTS; slot++)
-        for (int port = 1; port < PORTS; port++) {
-            struct ipport *p = port_at(net, sw, slot, port);
-            if (p && p->has_ip && !p->bridge && port_up(p) && p->ip == dst)
-                return p;
-        }
-    return NULL;
-}
-
-int ipnet_ping_start(struct ipnet *net, int sw, struct ipnet_ping *p)
-{
-    struct ipport *from = own_port(net, sw, p->dst);
-    if (!from)
-        from = route(net, sw, p->dst);
-    if (!from)
-        return -1;
-    p->sw = sw;
-    p->sent = 0;
-    p->id = ++net->last_ping_id;
-    p->t0 = engine_now(net->e);
-    p->rtt_ns = malloc((size_t)p->count * sizeof *p->rtt_ns);
-    if (!p->rtt_ns)
-        abort();
-    for (int i = 0; i < p->count; i++) {
-        struct ippkt *k = pkt_new(net);
-        k->type = ICMP_ECHO;
-        k->src = from->ip;
-        k->dst = p->dst;
-        k->ip_len = (uint32_t)p->size + 28u;
-        k->seq = i;
-        k->ping_id = p->id;
-        k->at = from;
-        p->rtt_ns[i] = UINT64_MAX;
-        engine_at(net->e, ipnet_ping_send_time(p, i), send_echo, k);
-    }
-    p->next = net->pings;
-    net->pings = p;
-    return 0;
-}
-
-uint64_t ipnet_ping_send_time(const struct ipnet_ping *p, int seq)
-{
-    return p->t0 + (uint64_t)seq * ENGINE_NS_PER_SEC;
-}
-
-struct ping_wait {
-    struct ipnet_ping *p;
-    int seq;
-};
-
-static bool unanswered(void *arg)
-{
-    struct ping_wait *w = arg;
-    return w->p->rtt_ns[w->seq] == UINT64_MAX;
-}
-
-uint64_t ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq)
-{
-    struct ping_wait w = {p, seq};
-    engine_run_while(net->e, unanswered, &w, ipnet_ping_send_time(p, seq) + p->timeout_ns);
-    return p->rtt_ns[seq];
-}
-
-void ipnet_ping_end(struct ipnet *net, struct ipnet_ping *p)
-{
-    struct ipnet_ping **pp = &net->pings;
-    while (*pp && *pp != p)
-        pp = &(*pp)->next;
-    if (*pp)
-        *pp = p->next;
-    free(p->rtt_ns);
-    p->rtt_ns = NULL;
+    *st = (struct ipnet_port_stats){p->in_pkts,
+                                    p->in_bytes,
+                                    p->out_pkts,
+                                    p->out_bytes,
+                                    p->frag_drops,
+                                    ewma_read(&p->in_bits, now),
+                                    ewma_read(&p->in_frames, now),
+                                    ewma_read(&p->out_bits, now),
+                                    ewma_read(&p->out_frames, now)};
 }

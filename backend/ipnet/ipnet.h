@@ -1,14 +1,17 @@
 /*
  * The lab's IP data plane: every Gigabit Ethernet port of every switch, the
  * cables between them, and the IP Network Simulator bridges, as simulated
- * objects on the lab's engine. It follows the store (ipnet_reconcile) and
- * never writes it; its counters live here, not in SQLite.
+ * objects on the lab's engine. It knows nothing of the store or of the
+ * features: the interface feature declares its ports, the lab its cables,
+ * netsim its bridges, and a protocol (ICMP here, TCP for FCIP) registers a
+ * receive callback for its IP protocol number. Counters live here.
  *
- * A frame leaving a port is serialized at 1 Gb/s on that port, crosses the
- * cable, and arrives at the peer port. There it is either handed to the
- * netsim pipe of that port (a bridged port: the pipe delivers it out of the
- * partner port) or, when addressed to the port's IP address, to the
- * switch's IP stack (ICMP echo).
+ * A packet leaving a port is cut into fragments of the port's MTU when it
+ * is larger (unless it says don't fragment: then it is dropped), each
+ * serialized at 1 Gb/s on that port, across the cable, into the peer port.
+ * There a bridged port hands it to its netsim pipe (the pipe delivers it
+ * out of the partner port); a port that owns the destination address
+ * reassembles the datagram and hands it to its protocol.
  */
 #ifndef MDSIM_IPNET_H
 #define MDSIM_IPNET_H
@@ -17,26 +20,68 @@
 #include "engine/engine.h"
 #include "netsim/pipe.h"
 
-struct lab;
 struct ipnet;
 
 #define IPNET_LINE_RATE_BPS 1000000000ULL
 #define IPNET_CABLE_DELAY_NS 50u /* 10 m of fibre */
-#define IPNET_LOCAL_RTT_NS 20000u /* an echo to the switch's own address, through its stack */
+#define IPNET_LOCAL_RTT_NS 20000u /* there and back to the switch's own address, through its stack */
+#define IPNET_HEADER 20u          /* IPv4 header, no options */
+#define IPNET_PAYLOAD_MAX 112u    /* room for a protocol's header struct */
 
-struct ipnet *ipnet_new(engine_t *e);
+enum ipnet_proto { IPNET_ICMP = 1, IPNET_TCP = 6, IPNET_PROTO_MAX = 256 };
+
+/* A datagram as a protocol sees it. `ip_len` is what the wire carries (IP
+ * header included); `payload` holds the protocol's own header as a struct,
+ * the data bytes being counted in ip_len but never stored. */
+struct ipnet_pkt {
+    uint32_t src, dst;
+    uint8_t proto;
+    bool df; /* don't fragment */
+    uint32_t ip_len;
+    unsigned char payload[IPNET_PAYLOAD_MAX];
+};
+
+/* Called for each datagram of `proto` that reaches an address of switch
+ * sw; pkt is valid only during the call. */
+typedef void (*ipnet_rx_fn)(void *ctx, int sw, const struct ipnet_pkt *pkt);
+
+struct ipnet *ipnet_new(engine_t *e, int nswitches);
 void ipnet_free(struct ipnet *net);
 
-/* Brings ports, cables and bridges in line with the store. Counters and
- * packets in flight are kept; a bridge that is gone is torn down (its
- * queued packets dropped) and the direct path is back. */
-void ipnet_reconcile(struct ipnet *net, struct lab *lab);
+/* A protocol's receive callback; one per protocol number. */
+void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, void *ctx);
+void *ipnet_proto_ctx(struct ipnet *net, uint8_t proto);
 
-/* For netsim's reconcile (called from ipnet_reconcile): declare that ports
- * a and b of switch sw are bridged by the simulator... */
+/* Sends pkt from switch sw: to its own address after IPNET_LOCAL_RTT_NS / 2,
+ * else out of the up, unbridged port whose subnet holds pkt->dst. A src of
+ * 0 becomes that port's address. False when no port can reach dst. */
+bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt);
+/* The MTU of the port that would carry a datagram from sw to dst (0: none). */
+uint32_t ipnet_route_mtu(struct ipnet *net, int sw, uint32_t dst);
+/* The up, unbridged port of sw that owns address ip. */
+bool ipnet_owns(struct ipnet *net, int sw, uint32_t ip);
+
+/* Desired state of a port, as the interface feature reconciles it. */
+struct ipnet_port_conf {
+    bool admin_up, has_ip;
+    uint32_t ip, mask, mtu;
+};
+/* Reconcile of the ports: begin, then declare each port that exists, then
+ * end; a port not declared since begin is gone (its bridge torn down).
+ * Counters and packets in flight of the ports that stay are kept. */
+void ipnet_ports_begin(struct ipnet *net);
+void ipnet_port_set(struct ipnet *net, int sw, int slot, int port, const struct ipnet_port_conf *c);
+void ipnet_ports_end(struct ipnet *net);
+/* A cable of the lab's topology (the lab declares them once). */
+void ipnet_cable(struct ipnet *net, int sw_a, int slot_a, int port_a, int sw_b, int slot_b, int port_b);
+
+/* Reconcile of the simulator bridges, by netsim: begin, declare each pair
+ * (ports a and b of switch sw), end; a bridge not declared is torn down
+ * (its queued packets dropped) and the direct path is back. */
+void ipnet_bridges_begin(struct ipnet *net);
 void ipnet_bridge(struct ipnet *net, int sw, int a_slot, int a_port, int b_slot, int b_port);
-/* ...and reach the pipe that carries what enters a bridged port; NULL when
- * the port is not bridged. */
+void ipnet_bridges_end(struct ipnet *net);
+/* The pipe that carries what enters a bridged port; NULL when not bridged. */
 netsim_pipe *ipnet_ingress_pipe(struct ipnet *net, int sw, int slot, int port);
 
 /* The link state `show interface` reports. */
@@ -50,14 +95,17 @@ bool ipnet_is_bridged(struct ipnet *net, int sw, int slot, int port);
 
 struct ipnet_port_stats {
     uint64_t in_pkts, in_bytes, out_pkts, out_bytes;
+    uint64_t frag_drops; /* datagrams larger than the MTU with DF set */
     /* 5-minute exponentially weighted rates, as `show interface` prints */
     uint64_t in_bps, in_fps, out_bps, out_fps;
 };
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st);
 
-/* ICMP echo from switch sw to dst: `count` requests of `size` data bytes,
- * one second apart. Several pings may be under way at once: sessions on
- * real time take turns on the lab while theirs wait.
+engine_t *ipnet_engine(struct ipnet *net);
+
+/* ICMP echo from switch sw to dst (backend/ipnet/icmp.c): `count` requests
+ * of `size` data bytes, one second apart. Several pings may be under way
+ * at once: sessions on real time take turns on the lab while theirs wait.
  *   ipnet_ping_start schedules the requests, request seq at
  *     ipnet_ping_send_time; -1 when no up port with an IP address has dst
  *     on its subnet;
@@ -80,5 +128,8 @@ int ipnet_ping_start(struct ipnet *net, int sw, struct ipnet_ping *p);
 uint64_t ipnet_ping_send_time(const struct ipnet_ping *p, int seq);
 uint64_t ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq);
 void ipnet_ping_end(struct ipnet *net, struct ipnet_ping *p);
+/* Sets up ICMP on a new data plane (ipnet_new calls it). */
+void ipnet_icmp_init(struct ipnet *net);
+void ipnet_icmp_free(struct ipnet *net);
 
 #endif

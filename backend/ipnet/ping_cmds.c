@@ -1,6 +1,6 @@
 /* `ping`: ICMP echo through the simulated network, on the lab clock. */
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "lab/lab.h"
 #include "ipnet.h"
 #include <stdint.h>

@@ -1,9 +1,10 @@
 #include "lab.h"
 #include "catalog.h"
-#include "lab/feature.h"
+#include "feature.h"
 #include "store/store.h"
 #include "topology.h"
 #include "engine/engine.h"
+#include "session.h"
 #include "ipnet/ipnet.h"
 #include <pthread.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ struct lab_switch {
     char name[33];
     char chassis[24];
     char hostname[33];
-    unsigned features; /* bit per enum feature */
+    unsigned gates; /* bit per enum feature_gate turned on */
     uint64_t boot_ns;
 };
 
@@ -29,27 +30,19 @@ struct lab {
     bool batch;
     char store_error[160]; /* a write the store refused (busy): the command fails */
     engine_t *engine;      /* the lab's one clock and event queue */
-    struct ipnet *net;     /* follows the store: rebuilt when it changed */
-    sqlite3_int64 net_seen_changes;
+    struct ipnet *net;     /* the data plane the features' engine parts ride on */
+    void **fstate;         /* each feature's engine state, in list order */
+    bool dirty;            /* a command changed the store since the last reconcile */
+    sqlite3_int64 changes_at[8]; /* total_changes when each open savepoint began */
+    sqlite3_int64 data_version;  /* of the file, when this process last looked */
+    uint64_t reconciles;         /* reconcile runs so far */
+    uint64_t reconciles_at[8];   /* ... when each open savepoint began */
     time_t wall_at_open;
     long long clock_delta; /* seconds the shown clock is ahead of the wall clock */
     double speed;          /* 0: virtual time */
     uint64_t rt_wall_ns; /* monotonic time when real time started */
     uint64_t rt_lab_ns;  /* lab time then */
 };
-
-/* Each feature: its name in the store, and its line in the running
- * configuration (the command that enables it). */
-static const struct {
-    const char *name, *config_line;
-} features[FEAT_COUNT] = {
-    [FEAT_FCIP] = {"fcip", "feature fcip"},
-    [FEAT_ISCSI] = {"iscsi", "feature iscsi"},
-    [FEAT_SANEXT] = {"san-ext-tuner", "san-ext-tuner enable"},
-};
-
-const char *lab_feature_name(int f) { return f > 0 && f < FEAT_COUNT ? features[f].name : NULL; }
-const char *lab_feature_config_line(int f) { return f > 0 && f < FEAT_COUNT ? features[f].config_line : NULL; }
 
 void lab_default_path(char *buf, size_t n)
 {
@@ -130,13 +123,15 @@ static void load_switches(struct lab *lab)
     }
     lab->nsw = n;
     for (int i = 0; i < n; i++) {
-        lab->sw[i].features = 0;
+        lab->sw[i].gates = 0;
         st = lab_stmt(lab, q_feat);
         sqlite3_bind_int(st, 1, lab->sw[i].id);
         while (sqlite3_step(st) == SQLITE_ROW)
-            for (int f = 1; f < FEAT_COUNT; f++)
-                if (strcmp(features[f].name, (const char *)sqlite3_column_text(st, 0)) == 0)
-                    lab->sw[i].features |= 1u << f;
+            for (int g = GATE_NONE + 1; g < GATE_COUNT; g++) {
+                const struct feature *f = feature_of_gate((enum feature_gate)g);
+                if (f && strcmp(f->gate_name, (const char *)sqlite3_column_text(st, 0)) == 0)
+                    lab->sw[i].gates |= 1u << g;
+            }
     }
 }
 
@@ -150,6 +145,63 @@ static void load_clock(struct lab *lab)
 {
     sqlite3_stmt *st = lab_stmt(lab, "SELECT value FROM lab_meta WHERE key = 'clock_delta'");
     lab->clock_delta = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+}
+
+/* The cables of the topology, declared once: they never change. */
+static void declare_cables(struct lab *lab)
+{
+    static const char *const q = "SELECT a_switch, a_port, b_switch, b_port FROM link";
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int sw[2], slot[2], port[2];
+        bool ok = true;
+        for (int i = 0; i < 2; i++) {
+            int id = sqlite3_column_int(st, i * 2);
+            sw[i] = 0;
+            while (sw[i] < lab->nsw && lab->sw[sw[i]].id != id)
+                sw[i]++;
+            ok = ok && sscanf((const char *)sqlite3_column_text(st, i * 2 + 1), "GigabitEthernet%d/%d", &slot[i],
+                              &port[i]) == 2;
+        }
+        if (ok)
+            ipnet_cable(lab->net, sw[0], slot[0], port[0], sw[1], slot[1], port[1]);
+    }
+}
+
+/* The engine, the data plane and each feature's engine part. */
+static void engine_start(struct lab *lab)
+{
+    int n = 0;
+    while (features[n])
+        n++;
+    lab->engine = engine_new(load_seed(lab));
+    lab->net = ipnet_new(lab->engine, lab->nsw);
+    lab->fstate = calloc((size_t)n + 1, sizeof *lab->fstate);
+    if (!lab->engine || !lab->fstate)
+        abort();
+    for (int i = 0; i < n; i++)
+        if (features[i]->engine_new)
+            lab->fstate[i] = features[i]->engine_new(lab);
+    declare_cables(lab);
+    lab->dirty = true;
+}
+
+static void engine_stop(struct lab *lab)
+{
+    for (int i = 0; features[i]; i++)
+        if (features[i]->engine_free)
+            features[i]->engine_free(lab->fstate[i]);
+    free(lab->fstate);
+    ipnet_free(lab->net);
+    engine_free(lab->engine);
+}
+
+void *lab_feature_state(struct lab *lab, const struct feature *f)
+{
+    for (int i = 0; features[i]; i++)
+        if (features[i] == f)
+            return lab->fstate[i];
+    return NULL;
 }
 
 struct lab *lab_open(const char *path, char *err, size_t errlen)
@@ -171,9 +223,8 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     lab->wall_at_open = time(NULL);
     load_switches(lab);
     load_clock(lab);
-    lab->engine = engine_new(load_seed(lab));
-    lab->net = ipnet_new(lab->engine);
-    lab->net_seen_changes = -1;
+    session_use_commands(command_tables());
+    engine_start(lab);
     stmt_cache_reset_all(lab->stmts);
     return lab;
 }
@@ -184,8 +235,7 @@ void lab_close(struct lab *lab)
         return;
     if (lab->batch)
         lab_batch_end(lab);
-    ipnet_free(lab->net);
-    engine_free(lab->engine);
+    engine_stop(lab);
     stmt_cache_free(lab->stmts);
     sqlite3_close(lab->db);
     pthread_mutex_destroy(&lab->lock);
@@ -219,22 +269,45 @@ void lab_set_hostname(struct lab *lab, int sw, const char *name)
     snprintf(lab->sw[sw].hostname, sizeof lab->sw[sw].hostname, "%s", name);
 }
 
-bool lab_feature_enabled(const struct lab *lab, int sw, int feature)
+bool lab_feature_enabled(const struct lab *lab, int sw, int gate)
 {
-    return (lab->sw[sw].features >> feature) & 1u;
+    return (lab->sw[sw].gates >> gate) & 1u;
 }
 
-void lab_set_feature(struct lab *lab, int sw, int feature, bool on)
+/* Deletes the switch's rows of the tables a feature owns. Rare enough
+ * (reload, reset, a gate turned off) to prepare each time: the statement
+ * cache keys on the SQL text's address. */
+static void clear_tables(struct lab *lab, int sw, const struct feature *f)
 {
+    for (const struct owned_table *t = f->tables; t && t->name; t++) {
+        char sql[256];
+        sqlite3_stmt *st;
+        snprintf(sql, sizeof sql, "DELETE FROM %s WHERE switch_id = ?%s%s%s", t->name, t->keep ? " AND NOT (" : "",
+                 t->keep ? t->keep : "", t->keep ? ")" : "");
+        if (sqlite3_prepare_v2(lab->db, sql, -1, &st, NULL) != SQLITE_OK)
+            abort(); /* a registry entry naming no table: a bug */
+        sqlite3_bind_int(st, 1, lab->sw[sw].id);
+        lab_step_done(lab, st);
+        sqlite3_finalize(st);
+    }
+}
+
+void lab_set_feature(struct lab *lab, int sw, int gate, bool on)
+{
+    const struct feature *owner = feature_of_gate((enum feature_gate)gate);
     sqlite3_stmt *st = lab_stmt(lab, on ? "INSERT OR IGNORE INTO feature VALUES (?, ?)"
                                         : "DELETE FROM feature WHERE switch_id = ? AND name = ?");
     sqlite3_bind_int(st, 1, lab->sw[sw].id);
-    sqlite3_bind_text(st, 2, features[feature].name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, owner->gate_name, -1, SQLITE_STATIC);
     lab_step_done(lab, st);
-    if (on)
-        lab->sw[sw].features |= 1u << feature;
-    else
-        lab->sw[sw].features &= ~(1u << feature);
+    if (on) {
+        lab->sw[sw].gates |= 1u << gate;
+        return;
+    }
+    lab->sw[sw].gates &= ~(1u << gate);
+    for (const struct feature *const *f = features; *f; f++) /* turning it off forgets its state */
+        if ((*f)->gate == (enum feature_gate)gate)
+            clear_tables(lab, sw, *f);
 }
 
 const char *lab_module(struct lab *lab, int sw, int slot)
@@ -249,7 +322,30 @@ const char *lab_module(struct lab *lab, int sw, int slot)
     return m ? m->model : NULL;
 }
 
-void lab_lock(struct lab *lab) { pthread_mutex_lock(&lab->lock); }
+/* Another process that wrote the lab file since (PRAGMA data_version
+ * moves only for other connections' commits) leaves the caches and the
+ * engine behind: both catch up. */
+static void follow_other_writers(struct lab *lab)
+{
+    sqlite3_stmt *st = lab_stmt(lab, "PRAGMA data_version");
+    sqlite3_int64 v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_reset(st);
+    if (v == lab->data_version)
+        return;
+    if (lab->data_version) {
+        load_switches(lab);
+        load_clock(lab);
+        lab->dirty = true;
+    }
+    lab->data_version = v;
+}
+
+void lab_lock(struct lab *lab)
+{
+    pthread_mutex_lock(&lab->lock);
+    if (lab->txn_depth == 0 && !lab->batch)
+        follow_other_writers(lab);
+}
 void lab_unlock(struct lab *lab)
 {
     stmt_cache_reset_all(lab->stmts); /* no read transaction outlives a command */
@@ -261,7 +357,24 @@ void lab_txn_begin(struct lab *lab)
     if (lab->txn_depth == 0)
         lab->store_error[0] = '\0';
     exec_sql(lab, "SAVEPOINT cmd");
+    if (lab->txn_depth < (int)(sizeof lab->changes_at / sizeof lab->changes_at[0])) {
+        lab->changes_at[lab->txn_depth] = sqlite3_total_changes64(lab->db);
+        lab->reconciles_at[lab->txn_depth] = lab->reconciles;
+    }
     lab->txn_depth++;
+}
+
+/* Like Redis's call() and its `dirty`: a command that changed the store
+ * and committed marks the engine for a reconcile. One that rolls back
+ * leaves the engine as it was, unless the engine followed rows now undone
+ * (a nested command committed and something read the engine since). */
+static void note_end(struct lab *lab, bool committed)
+{
+    int d = lab->txn_depth - 1;
+    bool deep = d >= (int)(sizeof lab->changes_at / sizeof lab->changes_at[0]);
+    if (committed ? deep || sqlite3_total_changes64(lab->db) != lab->changes_at[d]
+                  : deep || lab->reconciles != lab->reconciles_at[d])
+        lab->dirty = true;
 }
 bool lab_txn_end(struct lab *lab, bool commit)
 {
@@ -272,8 +385,10 @@ bool lab_txn_end(struct lab *lab, bool commit)
         load_clock(lab);
     }
     exec_sql(lab, "RELEASE cmd");
+    note_end(lab, commit && !refused);
     if (lab->store_error[0] && !refused && lab->txn_depth == 1 && !lab->batch) {
         sqlite3_exec(lab->db, "ROLLBACK", NULL, NULL, NULL); /* the commit itself was refused */
+        lab->dirty = true;
         load_switches(lab);
         load_clock(lab);
     }
@@ -301,27 +416,38 @@ void lab_batch_abort(struct lab *lab)
     if (lab->batch)
         exec_sql(lab, "ROLLBACK");
     lab->batch = false;
+    lab->dirty = true; /* the engine may have followed what is now undone */
     load_switches(lab);
     load_clock(lab);
 }
 
 uint64_t lab_now(const struct lab *lab) { return engine_now(lab->engine); }
 
-/* The data plane is rebuilt lazily: a replay of pure configuration never
- * pays for it, time passing or a show of its state does. */
+/* The engine follows the store lazily: a replay of pure configuration
+ * never pays for it; time passing, or a show of its state, does. The hooks
+ * run in the registry's order: ports before what rides on them. */
+uint64_t lab_reconcile_count(const struct lab *lab) { return lab->reconciles; }
+
+void lab_reconcile(struct lab *lab)
+{
+    if (!lab->dirty)
+        return;
+    lab->dirty = false;
+    lab->reconciles++;
+    for (int i = 0; features[i]; i++)
+        if (features[i]->reconcile)
+            features[i]->reconcile(lab, lab->net, lab->fstate[i]);
+}
+
 struct ipnet *lab_ipnet(struct lab *lab)
 {
-    sqlite3_int64 changes = sqlite3_total_changes64(lab->db);
-    if (changes != lab->net_seen_changes) {
-        ipnet_reconcile(lab->net, lab);
-        lab->net_seen_changes = changes;
-    }
+    lab_reconcile(lab);
     return lab->net;
 }
 
 static void run_until(struct lab *lab, uint64_t t)
 {
-    lab_ipnet(lab);
+    lab_reconcile(lab);
     engine_run_until(lab->engine, t);
 }
 
@@ -405,29 +531,23 @@ void lab_clock_set(struct lab *lab, time_t t)
 uint64_t lab_boot_ns(const struct lab *lab, int sw) { return lab->sw[sw].boot_ns; }
 void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab_now(lab); }
 
-/* Tables that hold a switch's running configuration. A feature that adds
- * one adds it here, so factory reset and reload forget it. */
-static const char *const config_reset_sql[] = {
-    "DELETE FROM ge_port WHERE switch_id = ?",
-    "DELETE FROM line_config WHERE switch_id = ?",
-    /* exec-mode state, not configuration: a reload forgets it too */
-    "DELETE FROM netsim_ingress WHERE switch_id = ?",
-    "DELETE FROM netsim_pair WHERE switch_id = ?",
-    "DELETE FROM feature WHERE switch_id = ?",
-    /* admin stays, with its password: a reset switch must stay reachable */
-    "DELETE FROM user_account WHERE switch_id = ? AND name <> 'admin'",
-    NULL,
+/* The tables no feature owns: the lab's topology and identity, the saved
+ * startup configuration (a reload keeps it), the gates and the history. */
+const char *const lab_owned_tables[] = {
+    "lab_meta", "switch", "module", "link", "system_config", "feature", "startup_config", "history", NULL,
 };
 
+/* Every feature forgets its tables (the registry says which), the gates
+ * go off and the host name is the lab's name again. */
 void lab_factory_reset(struct lab *lab, int sw)
 {
-    for (const char *const *q = config_reset_sql; *q; q++) {
-        sqlite3_stmt *st = lab_stmt(lab, *q);
-        sqlite3_bind_int(st, 1, lab->sw[sw].id);
-        lab_step_done(lab, st);
-    }
+    for (const struct feature *const *f = features; *f; f++)
+        clear_tables(lab, sw, *f);
+    sqlite3_stmt *st = lab_stmt(lab, "DELETE FROM feature WHERE switch_id = ?");
+    sqlite3_bind_int(st, 1, lab->sw[sw].id);
+    lab_step_done(lab, st);
     lab_set_hostname(lab, sw, lab->sw[sw].name);
-    lab->sw[sw].features = 0;
+    lab->sw[sw].gates = 0;
 }
 
 void lab_history_add(struct lab *lab, const char *line)

@@ -29,11 +29,13 @@ const char *lab_switch_chassis(const struct lab *lab, int sw);
 
 const char *lab_hostname(const struct lab *lab, int sw);
 void lab_set_hostname(struct lab *lab, int sw, const char *name);
-bool lab_feature_enabled(const struct lab *lab, int sw, int feature);
-void lab_set_feature(struct lab *lab, int sw, int feature, bool on);
-const char *lab_feature_name(int feature);
-/* Its line in the running configuration, e.g. "feature fcip". */
-const char *lab_feature_config_line(int feature);
+/* Gates (enum feature_gate): turning one off forgets the store tables of
+ * every feature behind it. */
+bool lab_feature_enabled(const struct lab *lab, int sw, int gate);
+void lab_set_feature(struct lab *lab, int sw, int gate, bool on);
+/* A feature's engine state (struct feature.engine_new), NULL when none. */
+struct feature;
+void *lab_feature_state(struct lab *lab, const struct feature *f);
 
 /* Module in a slot: its model, or NULL when the slot is empty. */
 const char *lab_module(struct lab *lab, int sw, int slot);
@@ -60,6 +62,11 @@ sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql);
  * checked first (a bug, not a user error). */
 void lab_step_done(struct lab *lab, sqlite3_stmt *st);
 
+/* Runs the features' reconcile hooks when a committed command changed the
+ * store since the last time. */
+void lab_reconcile(struct lab *lab);
+/* Reconciles run so far (for tests and benchmarks). */
+uint64_t lab_reconcile_count(const struct lab *lab);
 /* The IP data plane, brought in line with the store first. */
 struct ipnet *lab_ipnet(struct lab *lab);
 
@@ -91,6 +98,10 @@ void lab_reboot(struct lab *lab, int sw);
 /* Console history of the lab, oldest first. */
 void lab_history_add(struct lab *lab, const char *line);
 int lab_history_recent(struct lab *lab, int max, char ***lines);
+
+/* Tables of the store that belong to the lab itself; every other table
+ * belongs to exactly one feature (backend/feature.h). */
+extern const char *const lab_owned_tables[];
 
 /* Returns the switch to its factory configuration (host name = lab name). */
 void lab_factory_reset(struct lab *lab, int sw);

@@ -1,7 +1,7 @@
 /* `line console`, `line vty` and `exec-timeout` in their (config-line)#. */
 #include "line.h"
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "lab/lab.h"
 #include <stdio.h>
 

@@ -53,12 +53,10 @@ void netsim_config_load(struct lab *lab, int sw, int slot, int port, netsim_pipe
 /* Every pair of the switch, in the order they were typed: calls
  * fn(ctx, a_slot, a_port, b_slot, b_port) for each. */
 void netsim_pairs_each(struct lab *lab, int sw, void (*fn)(void *ctx, int, int, int, int), void *ctx);
-/* Forgets all netsim state of a switch (`no san-ext-tuner enable`). */
-void netsim_forget(struct lab *lab, int sw);
 
-/* For ipnet_reconcile: declares every enabled pair of every switch with
- * ipnet_bridge(), then configures the ingress pipe of each bridged port
- * from the store. */
-void netsim_reconcile(struct lab *lab, struct ipnet *net);
+/* The feature's reconcile hook: declares every pair of every switch to the
+ * data plane (ipnet_bridge), then configures the ingress pipe of each
+ * bridged port from the store. */
+void netsim_reconcile(struct lab *lab, struct ipnet *net, void *state);
 
 #endif

@@ -3,9 +3,8 @@
  * Gigabit Ethernet ports; every impairment is per direction, named by the
  * port where packets enter the simulator (`ingress`). docs/netsim.md. */
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "lab/lab.h"
-#include "lab/feature.h"
 #include "interface/ge.h"
 #include "netsim.h"
 
@@ -156,7 +155,7 @@ int netsim_clear_stats(struct session *s, const struct cmd_args *a);
                "stats: Reset IP storage statistics\n"                                                      \
                "netsim: IP Network Simulator\n"
 
-#define SANEXT FEAT_SANEXT
+#define SANEXT GATE_SANEXT
 const struct cmd_def netsim_cmds[] = {
     {M(MODE_EXEC), "[no] ips netsim enable interface gigabitethernet <first:slot/port> gigabitethernet <second:slot/port>",
      ENABLE_HELP, cmd_enable, CMD_ADMIN, SANEXT, 0},

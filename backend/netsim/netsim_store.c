@@ -152,19 +152,6 @@ void netsim_pairs_each(struct lab *lab, int sw, void (*fn)(void *ctx, int, int, 
     free(v);
 }
 
-void netsim_forget(struct lab *lab, int sw)
-{
-    static const char *const q[] = {
-        "DELETE FROM netsim_ingress WHERE switch_id = ?",
-        "DELETE FROM netsim_pair WHERE switch_id = ?",
-    };
-    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
-        sqlite3_stmt *st = lab_stmt(lab, q[i]);
-        sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
-        lab_step_done(lab, st);
-    }
-}
-
 struct reconcile_ctx {
     struct lab *lab;
     struct ipnet *net;
@@ -191,10 +178,13 @@ static void reconcile_pair(void *ctx, int a_slot, int a_port, int b_slot, int b_
     configure_port(c, b_slot, b_port);
 }
 
-void netsim_reconcile(struct lab *lab, struct ipnet *net)
+void netsim_reconcile(struct lab *lab, struct ipnet *net, void *state)
 {
+    (void)state;
+    ipnet_bridges_begin(net);
     for (int sw = 0; sw < lab_switch_count(lab); sw++) {
         struct reconcile_ctx c = {lab, net, sw};
         netsim_pairs_each(lab, sw, reconcile_pair, &c);
     }
+    ipnet_bridges_end(net);
 }

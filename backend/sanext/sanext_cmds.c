@@ -1,18 +1,13 @@
-/* The SAN Extension Tuner feature: `[no] san-ext-tuner enable` in config
- * mode. It gates the IP Network Simulator (`ips netsim ...`) and the tuner
- * itself; disabling it forgets their state on the switch. Its
- * running-config line is `san-ext-tuner enable` (lab.c's feature table). */
+/* `[no] san-ext-tuner enable` in config mode: the gate of the tuner and of
+ * the IP Network Simulator (`ips netsim ...`). Turning it off forgets their
+ * state on the switch (the registry knows their tables). */
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "lab/lab.h"
-#include "lab/feature.h"
-#include "netsim/netsim.h"
 
 static int cmd_enable(struct session *s, const struct cmd_args *a)
 {
-    if (a->negated)
-        netsim_forget(s->lab, s->sw);
-    lab_set_feature(s->lab, s->sw, FEAT_SANEXT, !a->negated);
+    lab_set_feature(s->lab, s->sw, GATE_SANEXT, !a->negated);
     return 0;
 }
 

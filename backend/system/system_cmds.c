@@ -1,7 +1,7 @@
 /* Switch identity and terminal: configure, switchname, clock, terminal,
  * sleep, show version/module/clock/switchname/terminal. */
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "lab/lab.h"
 #include "lab/catalog.h"
 #include "system.h"

@@ -1,7 +1,7 @@
 /* `username`, `show user-account` and `show users`. */
 #include "user.h"
 #include "session.h"
-#include "commands.h"
+#include "feature.h"
 #include "lab/lab.h"
 #include "lab/sessions.h"
 #include <ctype.h>

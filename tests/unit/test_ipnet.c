@@ -131,6 +131,82 @@ START_TEST(closing_with_packets_in_flight)
 }
 END_TEST
 
+/* A datagram larger than the MTU crosses as fragments of the MTU: 20 008
+ * bytes of ICMP in 14 frames (13 x 1480 data bytes + 768), 18 bytes of
+ * Ethernet each; the reply comes back the same way. */
+START_TEST(large_ping_is_fragmented)
+{
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    run(0, netsim_50ms);
+    run(0, (const char *const[]){"ping 192.168.10.2 count 1 size 20000", NULL});
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "1 packets received"));
+    sb_clear(&out);
+    run(0, (const char *const[]){"show interface gigabitethernet 2/2", NULL});
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "14 packets output, 20540 bytes"));
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "14 packets input, 20540 bytes"));
+}
+END_TEST
+
+/* One lost fragment loses the datagram: drops count frames. */
+START_TEST(lost_fragment_loses_the_datagram)
+{
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    run(0, netsim_50ms);
+    run(0, (const char *const[]){"ips netsim drop nth 10 ingress gigabitethernet 2/3",
+                                 "ping 192.168.10.2 count 1 size 20000", NULL});
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "Request 0 timed out"));
+    sb_clear(&out);
+    run(0, (const char *const[]){"show ips stats netsim ingress gigabitethernet 2/3", NULL});
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "Dropped (tot)      = 1\n"));
+}
+END_TEST
+
+static int got_sw = -1, got_n;
+static struct ipnet_pkt got;
+static void test_rx(void *ctx, int sw, const struct ipnet_pkt *pkt)
+{
+    (void)ctx;
+    got_sw = sw;
+    got = *pkt;
+    got_n++;
+}
+
+/* A port hands what it receives to the protocol registered for it; a
+ * datagram of a protocol nobody registered is dropped, never echoed. */
+START_TEST(protocols_demultiplex)
+{
+    run(0, mds1_ip);
+    run(1, mds2_ip);
+    run(0, netsim_50ms);
+    struct ipnet *net = lab_ipnet(lab);
+    struct ipnet_port_stats before, after;
+    ipnet_register(net, 200, test_rx, NULL);
+    struct ipnet_pkt p = {.dst = 0xC0A80A02, .proto = 200, .df = true, .ip_len = 1000};
+    memcpy(p.payload, "hello", 6);
+    got_n = 0;
+    ck_assert(ipnet_send(net, 0, &p));
+    lab_advance_to(lab, lab_now(lab) + 200000000u);
+    ck_assert_int_eq(got_n, 1);
+    ck_assert_int_eq(got_sw, 1);
+    ck_assert_uint_eq(got.src, 0xC0A80A01);
+    ck_assert_str_eq((const char *)got.payload, "hello");
+    ipnet_port_stats(net, 0, 2, 2, &before);
+    p.proto = 201; /* nobody listens */
+    ck_assert(ipnet_send(net, 0, &p));
+    lab_advance_to(lab, lab_now(lab) + 200000000u);
+    ipnet_port_stats(net, 0, 2, 2, &after);
+    ck_assert_uint_eq(after.out_pkts, before.out_pkts + 1);
+    ck_assert_uint_eq(after.in_pkts, before.in_pkts); /* nothing came back */
+    p.ip_len = 3000; /* DF and larger than the MTU: refused at the port */
+    ck_assert(ipnet_send(net, 0, &p));
+    ipnet_port_stats(net, 0, 2, 2, &after);
+    ck_assert_uint_eq(after.frag_drops, 1);
+    ck_assert_uint_eq(after.out_pkts, before.out_pkts + 1);
+}
+END_TEST
+
 static char *transcript(void)
 {
     setup();
@@ -166,6 +242,9 @@ int main(void)
     tcase_add_test(tc, counters_follow_traffic);
     tcase_add_test(tc, disabling_netsim_cuts_the_path);
     tcase_add_test(tc, closing_with_packets_in_flight);
+    tcase_add_test(tc, large_ping_is_fragmented);
+    tcase_add_test(tc, lost_fragment_loses_the_datagram);
+    tcase_add_test(tc, protocols_demultiplex);
     suite_add_tcase(s, tc);
     TCase *det = tcase_create("determinism");
     tcase_add_test(det, deterministic);

@@ -1,0 +1,78 @@
+/*
+ * The feature registry. A feature is a folder under backend/ and one entry
+ * in the ordered list of backend/features.c: its command table, its gate
+ * (`feature fcip`, `san-ext-tuner enable`) and the line running-config
+ * prints for it, its running-config sections, the store tables it owns and
+ * its engine part. Adding a feature is a folder and a line in that list.
+ *
+ * The list order is the reconcile order (interfaces and data plane, then
+ * netsim, fcip, fabric, tuner) and, inside each running-config section, the
+ * order in which features print.
+ */
+#ifndef MDSIM_FEATURE_H
+#define MDSIM_FEATURE_H
+#include "grammar.h"
+#include "strbuf.h"
+
+struct lab;
+struct ipnet;
+
+/* Gates: what `feature X` (or its SAN-OS spelling) turns on. Commands of a
+ * gated-off feature are invalid commands (cmd_def.feature names the gate). */
+enum feature_gate {
+    GATE_NONE,
+    GATE_FCIP,
+    GATE_ISCSI,
+    GATE_SANEXT,
+    GATE_COUNT
+};
+
+/* Sections of the running configuration, in the order NX-OS prints them
+ * (mds-cli.md §2.7); the gates' lines come first, before all of them. */
+enum config_section {
+    SECTION_GLOBAL,     /* username, fcip profile, vsan database, zone ... */
+    SECTION_SWITCHNAME,
+    SECTION_INTERFACES, /* one block per configured interface */
+    SECTION_LINES,      /* line console / line vty */
+    SECTION_COUNT
+};
+
+/* A store table whose rows (per switch_id) belong to the feature: cleared
+ * by reload, factory reset and turning the gate off, except the rows
+ * matching `keep` (an SQL condition, NULL for none). */
+struct owned_table {
+    const char *name;
+    const char *keep;
+};
+
+struct feature {
+    const char *name;           /* its folder */
+    const struct cmd_def *cmds; /* NULL-terminated by a zeroed entry; NULL for none */
+    enum feature_gate gate;     /* GATE_NONE: always on */
+    /* Set on the one feature that owns the gate (others may sit behind it,
+     * as netsim behind san-ext-tuner): its row in the store's `feature`
+     * table and its running-config line, e.g. "feature fcip". */
+    const char *gate_name;
+    const char *gate_line;
+    void (*render[SECTION_COUNT])(struct lab *lab, int sw, strbuf *out);
+    const struct owned_table *tables; /* ends with {NULL} */
+    /* Engine part, all optional: state created with the lab's engine, and
+     * the hook that brings it in line with the committed store. A hook
+     * diffs desired against running state per object, so what did not
+     * change keeps its state, counters and packets. */
+    void *(*engine_new)(struct lab *lab);
+    void (*engine_free)(void *state);
+    void (*reconcile)(struct lab *lab, struct ipnet *net, void *state);
+};
+
+/* The ordered list, ending with NULL. */
+extern const struct feature *const features[];
+
+/* The feature that owns a gate, NULL for GATE_NONE. */
+const struct feature *feature_of_gate(enum feature_gate g);
+
+/* Every command table of the program for the grammar: the parser's own,
+ * then each feature's, NULL-terminated. */
+const struct cmd_def *const *command_tables(void);
+
+#endif

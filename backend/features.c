@@ -1,0 +1,43 @@
+/* The ordered list of features (backend/feature.h). */
+#include "feature.h"
+#include "parser_cmds.h"
+#include <stddef.h>
+
+extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
+    ipnet_feature, netsim_feature, sanext_feature;
+
+/* Reconcile order: the data plane's ports first, then what rides on them. */
+const struct feature *const features[] = {
+    &system_feature,
+    &config_feature,
+    &user_feature,
+    &interface_feature,
+    &ipnet_feature,
+    &netsim_feature,
+    &sanext_feature,
+    &line_feature,
+    NULL,
+};
+
+const struct feature *feature_of_gate(enum feature_gate g)
+{
+    for (const struct feature *const *f = features; g != GATE_NONE && *f; f++)
+        if ((*f)->gate == g && (*f)->gate_name)
+            return *f;
+    return NULL;
+}
+
+const struct cmd_def *const *command_tables(void)
+{
+    enum { MAX = 64 };
+    static const struct cmd_def *tables[MAX];
+    if (!tables[0]) {
+        int n = 0;
+        tables[n++] = session_cmds;
+        tables[n++] = filter_cmds;
+        for (const struct feature *const *f = features; *f && n < MAX - 1; f++)
+            if ((*f)->cmds)
+                tables[n++] = (*f)->cmds;
+    }
+    return tables;
+}

@@ -1,0 +1,38 @@
+/* Gigabit Ethernet ports: their commands, their running-config blocks, and
+ * the reconcile that declares them to the data plane. */
+#include "feature.h"
+#include "ge.h"
+#include "lab/lab.h"
+#include "ipnet/ipnet.h"
+
+extern const struct cmd_def ge_cmds[];
+
+static const struct owned_table tables[] = {{"ge_port", NULL}, {NULL, NULL}};
+
+static void render(struct lab *lab, int sw, strbuf *out)
+{
+    ge_render_config(lab, sw, out, 0, 0);
+}
+
+static void reconcile(struct lab *lab, struct ipnet *net, void *state)
+{
+    (void)state;
+    ipnet_ports_begin(net);
+    for (int sw = 0; sw < lab_switch_count(lab); sw++)
+        for (int slot = 1; slot <= 13; slot++)
+            for (int port = 1; ge_exists(lab, sw, slot, port); port++) {
+                struct ge_conf c;
+                ge_get(lab, sw, slot, port, &c);
+                struct ipnet_port_conf pc = {!c.shutdown, c.has_ip, c.ip, c.mask, (uint32_t)c.mtu};
+                ipnet_port_set(net, sw, slot, port, &pc);
+            }
+    ipnet_ports_end(net);
+}
+
+const struct feature interface_feature = {
+    .name = "interface",
+    .cmds = ge_cmds,
+    .render = {[SECTION_INTERFACES] = render},
+    .tables = tables,
+    .reconcile = reconcile,
+};

@@ -1,0 +1,17 @@
+/* The IP Network Simulator behind the san-ext-tuner gate: exec-mode state
+ * kept in the lab, never in running-config; reload, factory reset and
+ * `no san-ext-tuner enable` forget it. */
+#include "feature.h"
+#include "netsim.h"
+
+extern const struct cmd_def netsim_cmds[];
+
+static const struct owned_table tables[] = {{"netsim_ingress", NULL}, {"netsim_pair", NULL}, {NULL, NULL}};
+
+const struct feature netsim_feature = {
+    .name = "netsim",
+    .cmds = netsim_cmds,
+    .gate = GATE_SANEXT,
+    .tables = tables,
+    .reconcile = netsim_reconcile,
+};
