@@ -1,6 +1,7 @@
 #include "session.h"
 #include "match.h"
 #include "lex.h"
+#include "textwidth.h"
 #include "lab/lab.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +102,12 @@ static struct match_env env_for(struct session *s, enum mode m)
     return (struct match_env){session_grammar(), m, allowed, s};
 }
 
-static void report(struct session *s, enum match_status st, size_t col, long lo, long hi)
+/* The caret goes under byte `off` of `line`, which starts at screen column
+ * col0: columns, not bytes, count (`café`, CJK text before the error). */
+static void report(struct session *s, enum match_status st, size_t col0, const char *line,
+                   size_t off, long lo, long hi)
 {
+    size_t col = col0 + text_columns(line, off) + 1;
     static const char *const msg[] = {
         [MATCH_INVALID] = "% Invalid command at '^' marker.",
         [MATCH_INCOMPLETE] = "% Incomplete command at '^' marker.",
@@ -305,7 +310,7 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
         return cmd_error(s, "%% Line too long (limit is %d characters)", LINE_MAX_CHARS), 1;
     long bad = bad_char(line);
     if (bad >= 0)
-        return report(s, MATCH_INVALID, col0 + (size_t)bad + 1, 0, 0), 1;
+        return report(s, MATCH_INVALID, col0, line, (size_t)bad, 0, 0), 1;
     if (!split_pipes(line, &sg))
         return cmd_error(s, "%% Too many output filters"), 1;
     struct piece p[16];
@@ -316,11 +321,11 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
         return 0;
     }
     if (match_climbing(s, &p[0], m) != MATCH_OK) {
-        report(s, p[0].r.status, col0 + p[0].r.err_off + 1, p[0].r.lo, p[0].r.hi);
+        report(s, p[0].r.status, col0, line, p[0].base + p[0].r.err_off, p[0].r.lo, p[0].r.hi);
         goto out;
     }
     if (sg.n > 1 && !(p[0].r.var->cmd->flags & CMD_PIPE)) {
-        report(s, MATCH_INVALID, col0 + sg.end[0] + 1, 0, 0);
+        report(s, MATCH_INVALID, col0, line, sg.end[0], 0, 0);
         goto out;
     }
     for (; n < sg.n; n++) {
@@ -328,7 +333,7 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
         struct match_env e = env_for(s, MODE_FILTER);
         if (match_line(&e, &p[n].w, &p[n].r) != MATCH_OK) {
             size_t off = p[n].w.n ? p[n].r.err_off : strlen(p[n].text);
-            report(s, p[n].w.n ? p[n].r.status : MATCH_INCOMPLETE, col0 + p[n].base + off + 1,
+            report(s, p[n].w.n ? p[n].r.status : MATCH_INCOMPLETE, col0, line, p[n].base + off,
                    p[n].r.lo, p[n].r.hi);
             n++;
             goto out;
@@ -458,7 +463,7 @@ static void print_help(struct session *s, const struct help_list *h)
 }
 
 /* Help for the part of the line after its last pipe, or the whole line. */
-static void help_piece(struct session *s, const char *line, size_t col0, struct help_list *h,
+static void help_piece(struct session *s, const char *line, struct help_list *h,
                        size_t *partial_off)
 {
     struct segments sg;
@@ -472,8 +477,8 @@ static void help_piece(struct session *s, const char *line, size_t col0, struct 
     struct match_env e = env_for(s, sg.n > 1 ? MODE_FILTER : s->mode);
     match_help(&e, &p.w, nfull, last ? last->s : "", last ? last->len : 0, h);
     if (h->status != MATCH_OK)
-        h->err_off += p.base + col0;
-    *partial_off = col0 + p.base + (last ? last->off : len);
+        h->err_off += p.base;
+    *partial_off = p.base + (last ? last->off : len);
     piece_free(&p);
 }
 
@@ -485,11 +490,11 @@ void session_help(struct session *s, const char *line)
     lab_lock(s->lab);
     session_prompt(s, prompt, sizeof prompt);
     sb_clear(&s->out);
-    help_piece(s, line, strlen(prompt), &h, &off);
+    help_piece(s, line, &h, &off);
     if (h.status != MATCH_OK)
-        report(s, h.status, h.err_off + 1, 0, 0);
+        report(s, h.status, strlen(prompt), line, h.err_off, 0, 0);
     else if (h.n == 0 && !h.cr)
-        report(s, MATCH_INVALID, off + 1, 0, 0);
+        report(s, MATCH_INVALID, strlen(prompt), line, off, 0, 0);
     else
         print_help(s, &h);
     help_list_free(&h);
@@ -504,7 +509,7 @@ int session_complete(struct session *s, const char *line, char ***out)
     struct help_list h;
     size_t off;
     lab_lock(s->lab);
-    help_piece(s, line, 0, &h, &off);
+    help_piece(s, line, &h, &off);
     lab_unlock(s->lab);
     char **v = calloc((size_t)h.n + 1, sizeof *v);
     int n = 0;
