@@ -2,6 +2,7 @@
 #ifndef MDSIM_GE_H
 #define MDSIM_GE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "strbuf.h"
 
@@ -19,6 +20,10 @@ struct ge_conf {
 /* Does the switch have this port (an IPS module in the slot, port in range)? */
 bool ge_exists(struct lab *lab, int sw, int slot, int port);
 void ge_get(struct lab *lab, int sw, int slot, int port, struct ge_conf *c);
+/* Does ip/mask share a subnet with the address of another GE port of the
+ * switch (not slot/port)? Names that port in other. */
+bool ge_ip_overlap(struct lab *lab, int sw, int slot, int port, uint32_t ip, uint32_t mask,
+                   char *other, size_t n);
 /* Running-config blocks of the configured ports (slot 0: all of them). */
 void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port);
 

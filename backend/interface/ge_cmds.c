@@ -57,6 +57,13 @@ static bool host_address_ok(uint32_t ip, uint32_t mask)
     return mask != 0 && host != 0 && host != ~mask && first != 0 && first != 127 && first < 224;
 }
 
+/* NX-OS names the interface that already has the subnet. */
+static int ip_overlap_error(struct session *s, uint32_t ip, uint32_t mask, const char *other)
+{
+    return cmd_error(s, "%% %u.%u.%u.%u/%d overlaps with address configured on %s", ip >> 24,
+                     ip >> 16 & 255, ip >> 8 & 255, ip & 255, __builtin_popcount(mask), other);
+}
+
 static int cmd_ip_address(struct session *s, const struct cmd_args *a)
 {
     static const char *const set = "UPDATE ge_port SET ip_addr = ?4, ip_mask = ?5"
@@ -74,6 +81,9 @@ static int cmd_ip_address(struct session *s, const struct cmd_args *a)
     }
     if (!host_address_ok(ip->ip, mask->ip))
         return cmd_error(s, "%% Invalid ip address");
+    char other[32];
+    if (ge_ip_overlap(s->lab, s->sw, s->ctx.a, s->ctx.b, ip->ip, mask->ip, other, sizeof other))
+        return ip_overlap_error(s, ip->ip, mask->ip, other);
     long long v[2] = {ip->ip, mask->ip};
     ge_update(s, set, bind_ip, v);
     return 0;

@@ -36,6 +36,28 @@ void ge_get(struct lab *lab, int sw, int slot, int port, struct ge_conf *c)
     c->shutdown = sqlite3_column_int(st, 4) != 0;
 }
 
+bool ge_ip_overlap(struct lab *lab, int sw, int slot, int port, uint32_t ip, uint32_t mask,
+                   char *other, size_t n)
+{
+    static const char *const q = "SELECT slot, port, ip_addr, ip_mask FROM ge_port WHERE switch_id = ?"
+                                 " AND ip_addr IS NOT NULL AND NOT (slot = ? AND port = ?)"
+                                 " ORDER BY slot, port";
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
+    sqlite3_bind_int(st, 2, slot);
+    sqlite3_bind_int(st, 3, port);
+    bool found = false;
+    while (!found && sqlite3_step(st) == SQLITE_ROW) {
+        uint32_t m = mask & (uint32_t)sqlite3_column_int64(st, 3); /* the wider subnet */
+        if (((uint32_t)sqlite3_column_int64(st, 2) & m) == (ip & m)) {
+            snprintf(other, n, "GigabitEthernet%d/%d", sqlite3_column_int(st, 0), sqlite3_column_int(st, 1));
+            found = true;
+        }
+    }
+    sqlite3_reset(st);
+    return found;
+}
+
 static void ip_str(uint32_t ip, char *buf, size_t n)
 {
     snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
