@@ -19,6 +19,18 @@ static int cmd_configure(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* The other switch of the lab that has this name as its host name, or as
+ * its lab name (which `no switchname` and a factory reset give back), or
+ * -1. Case aside, as in lab files: a reader could not tell them apart. */
+static int hostname_owner(struct session *s, const char *name)
+{
+    for (int i = 0; i < lab_switch_count(s->lab); i++)
+        if (i != s->sw && (strcasecmp(lab_hostname(s->lab, i), name) == 0 ||
+                           strcasecmp(lab_switch_name(s->lab, i), name) == 0))
+            return i;
+    return -1;
+}
+
 static int cmd_switchname(struct session *s, const struct cmd_args *a)
 {
     const char *name = a->negated ? lab_switch_name(s->lab, s->sw) : arg_str(a, "name");
@@ -29,6 +41,10 @@ static int cmd_switchname(struct session *s, const struct cmd_args *a)
     for (const char *p = name; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
             return cmd_error(s, "%% Illegal character present in the name");
+    int other = hostname_owner(s, name);
+    if (other >= 0)
+        return cmd_error(s, "%% Name already used by another switch of this lab (%s);"
+                            " transcripts address switches by prompt", lab_switch_name(s->lab, other));
     lab_set_hostname(s->lab, s->sw, name);
     return 0;
 }
