@@ -85,6 +85,8 @@ static int write_erase(struct session *s, const struct cmd_args *a)
 static int reload(struct session *s, const struct cmd_args *a)
 {
     (void)a;
+    if (running_config_unsaved(s->lab, s->sw))
+        cmd_printf(s, "!!!WARNING! there is unsaved configuration!!!\n");
     if (!cmd_confirm(s, "This command will reboot the system. (y/n)?  [n]"))
         return 0;
     running_config_reload(s->lab, s->sw, &s->out);

@@ -36,6 +36,28 @@ static char *startup_text(struct lab *lab, int sw)
     return strdup((const char *)sqlite3_column_text(st, 0));
 }
 
+bool running_config_unsaved(struct lab *lab, int sw)
+{
+    strbuf now, saved;
+    sb_init(&now);
+    sb_init(&saved);
+    running_config_body(lab, sw, &now);
+    char *text = startup_text(lab, sw);
+    if (text) {
+        sb_printf(&saved, "%s", text);
+    } else { /* nothing saved: a reload gives the factory configuration */
+        lab_txn_begin(lab);
+        lab_factory_reset(lab, sw);
+        running_config_body(lab, sw, &saved);
+        lab_txn_end(lab, false);
+    }
+    bool differ = strcmp(sb_str(&now), sb_str(&saved)) != 0;
+    free(text);
+    sb_free(&now);
+    sb_free(&saved);
+    return differ;
+}
+
 int running_config_reload(struct lab *lab, int sw, strbuf *report)
 {
     lab_factory_reset(lab, sw);

@@ -1,6 +1,7 @@
 /* The running configuration, rendered from the store, and its save/replay. */
 #ifndef MDSIM_RUNNING_H
 #define MDSIM_RUNNING_H
+#include <stdbool.h>
 #include "strbuf.h"
 
 struct lab;
@@ -9,6 +10,10 @@ struct session;
 /* From the `version` line on: what `copy running-config startup-config`
  * saves and what `show running-config` prints below its header. */
 void running_config_body(struct lab *lab, int sw, strbuf *out);
+
+/* Would a reload lose changes: does the running configuration differ from
+ * the startup one (from the factory one when nothing is saved)? */
+bool running_config_unsaved(struct lab *lab, int sw);
 
 /* Factory reset, then the saved startup text replayed through the parser.
  * Problems are reported into `report`; returns the number of failed lines. */
