@@ -367,6 +367,11 @@ out:
     return rc;
 }
 
+/* Lines before the first --More--; 0 without a pager (`terminal length 0`
+ * or 1): never -1, which says the user quit at --More-- and drops output
+ * (a ping's statistics after Ctrl-C). */
+static int first_page(const struct session *s) { return s->term_length > 1 ? s->term_length - 1 : 0; }
+
 /* Shows the output so far, paging it on a terminal; the page carries on
  * across the pieces of a command that lasts. */
 static void emit(struct session *s)
@@ -406,7 +411,7 @@ static bool wait_wall(struct session *s, uint64_t ns)
 
 bool cmd_wait_until(struct session *s, uint64_t t)
 {
-    if (s->stopped)
+    if (s->stopped || t > LAB_TIME_MAX_NS) /* the lab's clock goes no further: stop there */
         return false;
     if (!lab_realtime(s->lab)) {
         lab_advance_to(s->lab, t);
@@ -437,7 +442,7 @@ int session_exec(struct session *s, const char *line)
     session_prompt(s, prompt, sizeof prompt);
     sb_clear(&s->out);
     s->no_more = s->filtered = s->stopped = false;
-    s->page_left = s->term_length - 1;
+    s->page_left = first_page(s);
     s->last_error[0] = '\0';
     int rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode);
     uint64_t behind = lab_wall_until(s->lab, lab_now(s->lab));
@@ -500,7 +505,7 @@ void session_help(struct session *s, const char *line)
     help_list_free(&h);
     lab_unlock(s->lab);
     s->stopped = false;
-    s->page_left = s->term_length - 1;
+    s->page_left = first_page(s);
     emit(s);
 }
 

@@ -72,6 +72,8 @@ struct ipnet *lab_ipnet(struct lab *lab);
 
 /* The lab clock: simulated nanoseconds since the lab was opened. */
 uint64_t lab_now(const struct lab *lab);
+/* How far a command may move it: 10 years of lab time (uptime). */
+#define LAB_TIME_MAX_NS (10ull * 365 * 86400 * 1000000000)
 /* Runs the engine up to lab time t (nothing when the clock is past it):
  * virtual time moving, or a command that needs the outcome (ping). */
 void lab_advance_to(struct lab *lab, uint64_t t);

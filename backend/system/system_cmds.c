@@ -63,8 +63,14 @@ static int cmd_terminal(struct session *s, const struct cmd_args *a)
 static int cmd_sleep(struct session *s, const struct cmd_args *a)
 {
     uint64_t ns = (uint64_t)arg_num(a, "seconds", 0) * 1000000000u, now = lab_now(s->lab);
-    if (ns > UINT64_MAX / 2 - now) /* nanoseconds in 64 bits: 292 years on from the lab's start */
-        return cmd_error(s, "%% The lab clock cannot go that far");
+    /* On virtual time a sleep moves the clock every session of the lab
+     * shares: the admin's call, as `clock set` is. */
+    if (!lab_realtime(s->lab) && s->role == ROLE_OPERATOR)
+        return cmd_error(s, "%% Permission denied: on virtual time sleep moves the lab clock of every"
+                            " session (network-admin only)");
+    if (now + ns > LAB_TIME_MAX_NS)
+        return cmd_error(s, "%% The lab clock stops at 10 years of lab time: at most %llu seconds more",
+                         (unsigned long long)((LAB_TIME_MAX_NS - now) / 1000000000u));
     /* Ctrl-C ends a sleep early, quietly, as on the switch */
     cmd_wait_until(s, now + ns);
     return 0;
