@@ -4,6 +4,7 @@
 #include "ifname.h"
 #include "lab/lab.h"
 #include "ge.h"
+#include "netsim/netsim.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +65,17 @@ static int ip_overlap_error(struct session *s, uint32_t ip, uint32_t mask, const
                      ip >> 16 & 255, ip >> 8 & 255, ip & 255, __builtin_popcount(mask), other);
 }
 
+/* The simulator owns a port of an `ips netsim enable` pair: it bridges
+ * frames through it whatever the port's address and admin state, so
+ * those are refused rather than silently without effect. */
+static bool netsim_owned(struct session *s)
+{
+    if (!netsim_paired(s->lab, s->sw, s->ctx.a, s->ctx.b, NULL, NULL))
+        return false;
+    cmd_error(s, "%% Interface %s is in network simulator mode (no ips netsim enable first)", s->ctx.ifname);
+    return true;
+}
+
 static int cmd_ip_address(struct session *s, const struct cmd_args *a)
 {
     static const char *const set = "UPDATE ge_port SET ip_addr = ?4, ip_mask = ?5"
@@ -81,6 +93,8 @@ static int cmd_ip_address(struct session *s, const struct cmd_args *a)
     }
     if (!host_address_ok(ip->ip, mask->ip))
         return cmd_error(s, "%% Invalid ip address");
+    if (netsim_owned(s))
+        return -1;
     char other[32];
     if (ge_ip_overlap(s->lab, s->sw, s->ctx.a, s->ctx.b, ip->ip, mask->ip, other, sizeof other))
         return ip_overlap_error(s, ip->ip, mask->ip, other);
@@ -119,6 +133,8 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
     static const char *const set =
         "UPDATE ge_port SET shutdown = ?4 WHERE switch_id = ?1 AND slot = ?2 AND port = ?3";
     long long v = a->negated ? 0 : 1;
+    if (netsim_owned(s))
+        return -1;
     ge_update(s, set, bind_int, &v);
     return 0;
 }

@@ -54,10 +54,16 @@ static int cmd_enable(struct session *s, const struct cmd_args *a)
     }
     if (same_pair) /* already so: nothing to do, settings kept */
         return 0;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
+        struct ge_conf c;
         if (netsim_paired(s->lab, s->sw, end[i]->slot, end[i]->port, NULL, NULL))
             return cmd_error(s, "%% Interface GigabitEthernet%d/%d is already in network simulator mode",
                              end[i]->slot, end[i]->port);
+        ge_get(s->lab, s->sw, end[i]->slot, end[i]->port, &c);
+        if (c.has_ip) /* the simulator would take the port, its address would go silent */
+            return cmd_error(s, "%% Interface GigabitEthernet%d/%d has an IP address: remove it before"
+                                " network simulator mode", end[i]->slot, end[i]->port);
+    }
     netsim_pair_add(s->lab, s->sw, x->slot, x->port, y->slot, y->port);
     return 0;
 }
