@@ -176,6 +176,7 @@ tcp_conn *tcp_conn_new(engine_t *e, const char *name, const struct tcp_params *p
     c->rto = p->min_rto_ns > TCP_SYN_RTO_NS ? p->min_rto_ns : TCP_SYN_RTO_NS;
     c->ssthresh = UINT64_MAX / 4;
     c->peer_wnd = TCP_RCV_WND;
+    tcp_derive(c);
     c->rto_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, rto_event };
     c->delack_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, tcp_delack_event };
     c->ka_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, ka_event };
@@ -360,6 +361,7 @@ int tcp_set_params(tcp_conn *c, const struct tcp_params *p)
     if (p->max_bw_bps != c->p.max_bw_bps)
         c->pace_rem = 0;        /* the carry is in units of the old rate */
     c->p = *p;
+    tcp_derive(c);
     tcp_rto_refresh(c);
     if (c->ka_t.deadline != ENGINE_TIME_NEVER && c->ka_probes == 0)
         tcp_timer_arm(c, &c->ka_t, c->last_rx + p->keepalive_ns);

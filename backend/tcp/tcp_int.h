@@ -40,6 +40,7 @@ struct tcp_conn {
     uint32_t mss;                /* send MSS: min(ours, peer's) */
     bool sack_ok;                /* both ends offered SACK */
     uint64_t cwnd, ssthresh;
+    uint64_t mws, w_floor;       /* derived from params and srtt (tcp_derive) */
     uint64_t ca_acc;             /* congestion avoidance byte counter */
     uint64_t srtt, rttvar, rto;  /* rto includes the backoff */
     bool have_rtt;
@@ -93,6 +94,9 @@ void tcp_go_closed(tcp_conn *c, enum tcp_reason why);
 uint32_t tcp_emit(tcp_conn *c, uint8_t flags, uint64_t seq, uint32_t len);
 
 /* tcp_out.c */
+/* Recompute the window cap and the floor (after an RTT sample or a
+ * profile change); tcp_mws / tcp_w_floor read the results. */
+void tcp_derive(tcp_conn *c);
 uint64_t tcp_mws(const tcp_conn *c);
 uint64_t tcp_w_floor(const tcp_conn *c);
 uint64_t tcp_cwnd_now(const tcp_conn *c);

@@ -25,7 +25,7 @@ static uint64_t rtt_est(const tcp_conn *c)
 
 /* MWS = clamp(max_bw/8 x RTT_w x 0.9375 + 4096, 14 KB, 32 MB),
  * RTT_w = min(max(srtt, rtt_cfg), 4 x rtt_cfg). */
-uint64_t tcp_mws(const tcp_conn *c)
+static uint64_t mws_compute(const tcp_conn *c)
 {
     uint64_t cfg = c->p.rtt_cfg_ns;
     uint64_t rw = min64(max64(rtt_est(c), cfg), 4 * cfg);
@@ -33,10 +33,22 @@ uint64_t tcp_mws(const tcp_conn *c)
     return min64(max64(w, TCP_MWS_MIN), TCP_MWS_MAX);
 }
 
-/* W_floor = min_avail/8 x srtt. */
+/* W_floor = min_avail/8 x srtt. Both are needed on every ACK and segment
+ * but change only with srtt or the profile: computed there, read here. */
+void tcp_derive(tcp_conn *c)
+{
+    c->mws = mws_compute(c);
+    c->w_floor = tcp_muldiv(c->p.min_avail_bps, rtt_est(c), 8 * ENGINE_NS_PER_SEC);
+}
+
+uint64_t tcp_mws(const tcp_conn *c)
+{
+    return c->mws;
+}
+
 uint64_t tcp_w_floor(const tcp_conn *c)
 {
-    return tcp_muldiv(c->p.min_avail_bps, rtt_est(c), 8 * ENGINE_NS_PER_SEC);
+    return c->w_floor;
 }
 
 uint64_t tcp_cwnd_now(const tcp_conn *c)
@@ -80,6 +92,7 @@ void tcp_rtt_sample(tcp_conn *c, uint64_t r)
         c->srtt = (7 * c->srtt + r) / 8;
     }
     rto_update(c);
+    tcp_derive(c);
 }
 
 void tcp_rto_refresh(tcp_conn *c)

@@ -79,6 +79,8 @@ int64_t tcp_ranges_add(struct tcp_ranges *s, uint64_t start, uint64_t end, uint6
 
 void tcp_ranges_cut_below(struct tcp_ranges *s, uint64_t seq)
 {
+    if (s->n == 0)
+        return;
     uint32_t i = tcp_ranges_find(s, seq);
     uint64_t gone = 0;
     for (uint32_t k = 0; k < i; k++)
