@@ -54,7 +54,7 @@ struct side {
     uint64_t send_limit_bytes;  /* stop writing after this many bytes (0 = no limit) */
     uint64_t written_bytes, written_recs, refused, writable_calls;
     uint64_t next_id;
-    uint64_t rx_next_id, rx_bytes, rx_recs, rx_order_errors;
+    uint64_t rx_next_id, rx_bytes, rx_recs, rx_order_errors, rx_early;
     uint64_t dropped_recs;
     enum tcp_state last_state;
     enum tcp_reason reason;
@@ -91,6 +91,12 @@ static void app_deliver(void *ctx, void *r, uint32_t len)
         s->rx_order_errors++;
     s->rx_next_id = k->id + 1;
     s->rx_bytes += len;
+    /* Released only once all its bytes are in order: the receiver's
+     * in-order byte count must cover every record handed over so far. */
+    struct tcp_stats st;
+    tcp_stats_get(s->c, &st);
+    if (st.bytes_delivered < s->rx_bytes)
+        s->rx_early++;
     s->rx_recs++;
     free(k);
 }
@@ -543,6 +549,7 @@ START_TEST(test_records_conserved_under_loss_reorder_dup)
     for (int i = 0; i < 2; i++) {
         side *s = &n->s[i], *o = s->peer;
         ck_assert_uint_eq(s->rx_order_errors, 0);
+        ck_assert_uint_eq(s->rx_early, 0);
         /* Every record written was delivered, in order, exactly once. */
         ck_assert_uint_eq(s->rx_recs, o->written_recs);
         ck_assert_uint_eq(s->rx_bytes, o->written_bytes);
