@@ -144,9 +144,9 @@ static void bench_saturated(const char *label, const struct tcp_params *tp, uint
     struct tcp_stats st;
     tcp_stats_get(p.s[0].c, &st);
     printf("%-28s %6.1f s simulated in %6.3f s wall = %8.1fx real time, %6.2f M events/s, "
-           "%7.2f events/segment, goodput %.3f MB/s, heap of the pair %zu KiB\n",
+           "%5.2f events/segment, goodput %.3f MB/s, heap of 2 endpoints + 2 pipes %zu KiB\n",
            label, (double)sim_ns / SEC, dt, (double)sim_ns / SEC / dt, (double)ev / dt / 1e6,
-           (double)ev / (double)(st.segs_sent ? st.segs_sent : 1) * 1.0,
+           (double)ev / (double)(st.segs_sent ? st.segs_sent : 1),
            (double)b * SEC / (double)sim_ns / 1e6, (h1 - h0) / 1024);
     pair_free(&p);
     engine_free(e);
