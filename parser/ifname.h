@@ -19,8 +19,18 @@ struct iftype {
 const struct iftype *iftype_by_prefix(const char *s, size_t n);
 const struct iftype *iftype_by_keyword(const char *kw);
 int iftype_index(const struct iftype *t);
+const struct iftype *iftype_at(int index);
 
 /* "GigabitEthernet2/2", "fcip1": port is ignored for single-id types. */
 void ifname_format(char *buf, size_t n, const struct iftype *t, int a, int b);
+
+/* Parses the ports of `interface gigabitethernet 2/1-3, gigabitethernet
+ * 2/5` after the first type keyword ("2/1-3, gigabitethernet 2/5"): items
+ * separated by commas, each an optional abbreviation of type t's keyword
+ * then a number or range. Fills ports (slot/port, or id and 0), without
+ * repeats, in the order typed. Returns how many, or -1 with the NX-OS
+ * error in err. */
+int ifname_parse_list(const struct iftype *t, const char *text, int (*ports)[2], int max, char *err,
+                      size_t n);
 
 #endif

@@ -2,6 +2,7 @@
 #include "ifname.h"
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void push(struct words *ws, const char *s, size_t len, size_t off)
 {
@@ -23,7 +24,7 @@ static size_t glued_iftype(const char *s, size_t len)
     if (i == 0 || i == len || !isdigit((unsigned char)s[i]))
         return 0;
     for (size_t j = i; j < len; j++)
-        if (!isdigit((unsigned char)s[j]) && s[j] != '/' && s[j] != '.')
+        if (!isdigit((unsigned char)s[j]) && !strchr("/.-,", s[j])) /* `g2/1-3,`: a list */
             return 0;
     return iftype_by_prefix(s, i) ? i : 0;
 }

@@ -2,6 +2,7 @@
 #include "match.h"
 #include "lex.h"
 #include "textwidth.h"
+#include "ifname.h"
 #include "lab/lab.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,9 +66,15 @@ void cmd_printf(struct session *s, const char *fmt, ...)
 int cmd_error(struct session *s, const char *fmt, ...)
 {
     va_list ap;
+    char msg[sizeof s->last_error];
     va_start(ap, fmt);
-    vsnprintf(s->last_error, sizeof s->last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (s->name_port && strncmp(msg, "% ", 2) == 0) /* which port of the list refused */
+        snprintf(s->last_error, sizeof s->last_error, "%% %.31s: %.*s", s->ctx.ifname,
+                 (int)sizeof s->last_error - 36, msg + 2);
+    else
+        snprintf(s->last_error, sizeof s->last_error, "%s", msg);
     sb_printf(&s->out, "%s\n", s->last_error);
     return -1;
 }
@@ -284,6 +291,29 @@ static int run_filters(struct session *s, struct piece *f, int nf)
     return 0;
 }
 
+/* Runs the handler; an interface command at (config-if)# entered for a
+ * list of ports (`interface g2/1-3, g2/5`) runs once per port, in one
+ * savepoint: a port that refuses undoes the others, and is named. */
+static int run_command(struct session *s, const struct cmd_def *cmd, const struct cmd_args *a)
+{
+    struct mode_ctx *c = &s->ctx;
+    if (s->mode != MODE_IF || !cmd->iftypes || c->nports <= 1)
+        return cmd->fn(s, a) == 0 ? 0 : 1;
+    struct mode_ctx first = *c;
+    int rc = 0;
+    s->name_port = true;
+    for (int i = 0; i < first.nports && rc == 0; i++) {
+        c->a = first.ports[i][0];
+        c->b = first.ports[i][1];
+        ifname_format(c->ifname, sizeof c->ifname, iftype_at(c->if_type), c->a, c->b);
+        rc = cmd->fn(s, a) == 0 ? 0 : 1;
+    }
+    s->name_port = false;
+    if (s->mode == MODE_IF)
+        *c = first;
+    return rc;
+}
+
 /* Offset of the first byte no command may hold, or -1: control characters
  * (a terminal escape stored in a description would be replayed to every
  * terminal that shows it) and bytes that are not UTF-8. */
@@ -350,7 +380,7 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     struct mode_ctx was_ctx = s->ctx;
     s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
     lab_txn_begin(s->lab);
-    rc = p[0].r.var->cmd->fn(s, &p[0].r.args) == 0 ? 0 : 1;
+    rc = run_command(s, p[0].r.var->cmd, &p[0].r.args);
     if (!lab_txn_end(s->lab, rc == 0)) {
         cmd_error(s, "%% Lab database busy, nothing changed: %s", lab_store_error(s->lab));
         rc = 1;

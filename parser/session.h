@@ -28,10 +28,15 @@ struct session_io {
 };
 
 /* What the current sub-mode is about, e.g. the interface being configured. */
+enum { MODE_CTX_PORTS = 64 };
 struct mode_ctx {
     char ifname[32];
     int if_type; /* index in the interface-type table */
     int a, b;    /* slot/port, or id and 0 */
+    /* `interface g2/1-3, g2/5`: every port an interface command applies
+     * to (run once per port, a,b and ifname set to each); 0 or 1: a,b only */
+    int nports;
+    int ports[MODE_CTX_PORTS][2];
 };
 
 enum role { ROLE_ADMIN, ROLE_OPERATOR };
@@ -55,6 +60,7 @@ struct session {
     bool filtered;         /* the line has output filters: shown at its end */
     bool stopped;          /* Ctrl-C, or `q` at --More--: the command ends */
     int page_left;         /* lines the pager shows before its next --More-- */
+    bool name_port;        /* errors name ctx.ifname: a command on a port list */
 };
 
 void session_init(struct session *s, struct lab *lab, int sw, struct session_io io);

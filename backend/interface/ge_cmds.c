@@ -47,7 +47,45 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
     s->ctx.if_type = IFT_GE;
     s->ctx.a = p->slot;
     s->ctx.b = p->port;
+    s->ctx.nports = 0;
     ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("gigabitethernet"), p->slot, p->port);
+    return 0;
+}
+
+/* `interface gigabitethernet 2/1-3, gigabitethernet 2/5`: the commands
+ * that follow apply to every port; the prompt stays (config-if)#, as on
+ * MDS. */
+static int cmd_interface_list(struct session *s, const struct cmd_args *a)
+{
+    const struct iftype *t = iftype_by_keyword("gigabitethernet");
+    int ports[MODE_CTX_PORTS][2];
+    char err[64], name[32];
+    char text[4200];
+    const struct cmd_arg *first = arg_get(a, "port");
+    const struct cmd_arg *more = arg_get(a, "more");
+    if (first && more->str[0] != ',') { /* `int g2/2 foo`: not a list */
+        cmd_printf(s, "%*s^\n", a->offset + more->off + 1, "");
+        return cmd_error(s, "%% Invalid command at '^' marker.");
+    }
+    if (first) /* `2/6 , g2/8`: the first port matched on its own */
+        snprintf(text, sizeof text, "%s %s", first->str, more->str);
+    else
+        snprintf(text, sizeof text, "%s", arg_str(a, "ports"));
+    int n = ifname_parse_list(t, text, ports, MODE_CTX_PORTS, err, sizeof err);
+    if (n < 0)
+        return cmd_error(s, "%s", err);
+    for (int i = 0; i < n; i++)
+        if (!ge_exists(s->lab, s->sw, ports[i][0], ports[i][1])) {
+            ifname_format(name, sizeof name, t, ports[i][0], ports[i][1]);
+            return cmd_error(s, "%% %s: Invalid interface format", name);
+        }
+    s->mode = MODE_IF;
+    s->ctx.if_type = IFT_GE;
+    s->ctx.a = ports[0][0];
+    s->ctx.b = ports[0][1];
+    s->ctx.nports = n;
+    memcpy(s->ctx.ports, ports, sizeof ports);
+    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, t, s->ctx.a, s->ctx.b);
     return 0;
 }
 
@@ -144,6 +182,10 @@ int ge_show_brief(struct session *s, const struct cmd_args *a);
 
 const struct cmd_def ge_cmds[] = {
     {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port>", NULL, cmd_interface, 0, 0, 0},
+    {M_CONFIG_ALL, "interface gigabitethernet <ports:line>", "ports: Ports, ranges and lists (2/1-3, gigabitethernet 2/5)",
+     cmd_interface_list, CMD_HIDDEN, 0, 0},
+    {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port> <more:line>", NULL, cmd_interface_list,
+     CMD_HIDDEN, 0, 0},
     {M(MODE_IF), "ip address <addr:ipv4> <netmask:netmask>",
      "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
     {M(MODE_IF), "no ip address [<addr:ipv4> <netmask:netmask>]",
