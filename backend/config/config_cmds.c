@@ -4,6 +4,7 @@
 #include "lab/lab.h"
 #include "system/system.h"
 #include "interface/ge.h"
+#include "interface/mgmt.h"
 #include "running.h"
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,12 @@ static void header(struct session *s, const char *command)
 static int show_running(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *p = arg_get(a, "port");
+    if (arg_has(a, "mgmt")) {
+        header(s, "show running-config interface mgmt0");
+        cmd_printf(s, "version %s\n", SYSTEM_RELEASE);
+        mgmt_render_config(s->lab, s->sw, &s->out, true);
+        return 0;
+    }
     if (!p) {
         header(s, "show running-config");
         running_config_body(s->lab, s->sw, &s->out);
@@ -98,6 +105,8 @@ const struct cmd_def config_cmds[] = {
     {M(MODE_EXEC), "show running-config", NULL, show_running, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show running-config interface gigabitethernet <port:slot/port>", NULL, show_running,
      CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show running-config interface mgmt <id:0-0>",
+     "mgmt: Management interface\nid: Management interface number", show_running, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show startup-config", NULL, show_startup, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, CMD_ADMIN, 0, 0},
     {M(MODE_EXEC), "write erase", NULL, write_erase, CMD_ADMIN, 0, 0},

@@ -4,6 +4,7 @@
 #include "ifname.h"
 #include "lab/lab.h"
 #include "ge.h"
+#include "if_addr.h"
 #include "netsim/netsim.h"
 #include <stdio.h>
 #include <string.h>
@@ -89,20 +90,6 @@ static int cmd_interface_list(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-static bool host_address_ok(uint32_t ip, uint32_t mask)
-{
-    uint32_t host = ip & ~mask;
-    unsigned first = ip >> 24;
-    return mask != 0 && host != 0 && host != ~mask && first != 0 && first != 127 && first < 224;
-}
-
-/* NX-OS names the interface that already has the subnet. */
-static int ip_overlap_error(struct session *s, uint32_t ip, uint32_t mask, const char *other)
-{
-    return cmd_error(s, "%% %u.%u.%u.%u/%d overlaps with address configured on %s", ip >> 24,
-                     ip >> 16 & 255, ip >> 8 & 255, ip & 255, __builtin_popcount(mask), other);
-}
-
 /* The simulator owns a port of an `ips netsim enable` pair: it bridges
  * frames through it whatever the port's address and admin state, so
  * those are refused rather than silently without effect. */
@@ -129,13 +116,8 @@ static int cmd_ip_address(struct session *s, const struct cmd_args *a)
         ge_update(s, clear, NULL, NULL);
         return 0;
     }
-    if (!host_address_ok(ip->ip, mask->ip))
-        return cmd_error(s, "%% Invalid ip address");
-    if (netsim_owned(s))
+    if (if_addr_check(s, ip->ip, mask->ip) != 0 || netsim_owned(s))
         return -1;
-    char other[32];
-    if (ge_ip_overlap(s->lab, s->sw, s->ctx.a, s->ctx.b, ip->ip, mask->ip, other, sizeof other))
-        return ip_overlap_error(s, ip->ip, mask->ip, other);
     long long v[2] = {ip->ip, mask->ip};
     ge_update(s, set, bind_ip, v);
     return 0;

@@ -1,0 +1,20 @@
+/* The management port, mgmt0: an address, its show and its running-config
+ * block. It carries no simulated traffic (the lab has no management LAN). */
+#ifndef MDSIM_MGMT_H
+#define MDSIM_MGMT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "strbuf.h"
+
+struct lab;
+
+bool mgmt_get(struct lab *lab, int sw, uint32_t *ip, uint32_t *mask);
+void mgmt_set(struct lab *lab, int sw, uint32_t ip, uint32_t mask);
+void mgmt_clear(struct lab *lab, int sw);
+/* Does ip/mask share a subnet with mgmt0's address? */
+bool mgmt_ip_overlap(struct lab *lab, int sw, uint32_t ip, uint32_t mask);
+/* `interface mgmt0` block, nothing when at defaults unless `always`. */
+void mgmt_render_config(struct lab *lab, int sw, strbuf *out, bool always);
+
+#endif

@@ -1,0 +1,22 @@
+/* The management port mgmt0: its commands, its store table and its
+ * running-config block. */
+#include "feature.h"
+#include "mgmt.h"
+
+extern const struct cmd_def mgmt_cmds[];
+
+static const struct owned_table tables[] = {{"mgmt_port", NULL}, {NULL, NULL}};
+
+/* MDS prints mgmt0 among the global settings, before `switchname` and the
+ * port blocks (mds-cli.md §2.7 [C]); Nexus prints it after its ports. */
+static void render(struct lab *lab, int sw, strbuf *out)
+{
+    mgmt_render_config(lab, sw, out, false);
+}
+
+const struct feature mgmt_feature = {
+    .name = "mgmt",
+    .cmds = mgmt_cmds,
+    .render = {[SECTION_GLOBAL] = render},
+    .tables = tables,
+};
