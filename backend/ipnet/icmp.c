@@ -72,7 +72,7 @@ void ipnet_icmp_init(struct ipnet *net)
     if (!ic)
         abort();
     ic->net = net;
-    ipnet_register(net, IPNET_ICMP, icmp_receive, ic);
+    ipnet_register(net, IPNET_ICMP, icmp_receive, NULL, ic);
 }
 
 void ipnet_icmp_free(struct ipnet *net)

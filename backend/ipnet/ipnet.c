@@ -1,5 +1,7 @@
 #include "ipnet.h"
+#include "engine/pool.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +30,13 @@ struct ipport {
     struct ewma in_bits, in_frames, out_bits, out_frames;
 };
 
-/* A datagram on its way: shared by its fragments, freed with the last. */
+/* A datagram on its way: shared by its fragments, freed with the last.
+ * The pool's free list overwrites its first word only: `alive` stays 0
+ * while it is free, which is how ipnet_free finds the live ones. */
 struct dgram {
     struct ipnet_pkt pkt;
     int nfrags, alive, arrived;
-    struct dgram *next_free;
+    bool delivered;
 };
 
 /* One frame on the wire: a datagram or a fragment of it. */
@@ -40,19 +44,7 @@ struct frame {
     struct dgram *d;
     uint32_t ip_len;
     struct ipport *at; /* where it arrives next */
-    struct frame *next_free;
 };
-
-/* Slabs of objects of one size, recycled through a free list: a saturated
- * link moves tens of thousands of frames a second, none of them malloc'ed. */
-struct pool {
-    size_t size;
-    void *free;  /* first word of a free object links to the next */
-    void **slabs;
-    int nslabs;
-};
-
-enum { POOL_SLAB = 256 };
 
 struct ipnet {
     engine_t *e;
@@ -60,42 +52,11 @@ struct ipnet {
     int nsw;
     struct {
         ipnet_rx_fn fn;
+        ipnet_lost_fn lost;
         void *ctx;
     } proto[IPNET_PROTO_MAX];
     struct pool dgrams, frames;
 };
-
-static void *pool_get(struct pool *p)
-{
-    if (!p->free) {
-        char *slab = malloc(p->size * POOL_SLAB);
-        void **slabs = realloc(p->slabs, sizeof *slabs * (size_t)(p->nslabs + 1));
-        if (!slab || !slabs)
-            abort();
-        p->slabs = slabs;
-        p->slabs[p->nslabs++] = slab;
-        for (int i = POOL_SLAB - 1; i >= 0; i--) {
-            *(void **)(slab + p->size * (size_t)i) = p->free;
-            p->free = slab + p->size * (size_t)i;
-        }
-    }
-    void *o = p->free;
-    p->free = *(void **)o;
-    return o;
-}
-
-static void pool_put(struct pool *p, void *o)
-{
-    *(void **)o = p->free;
-    p->free = o;
-}
-
-static void pool_free(struct pool *p)
-{
-    for (int i = 0; i < p->nslabs; i++)
-        free(p->slabs[i]);
-    free(p->slabs);
-}
 
 static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
 {
@@ -121,8 +82,10 @@ struct ipnet *ipnet_new(engine_t *e, int nswitches)
                 struct ipport *p = &net->ports[(sw * SLOTS + slot) * PORTS + port];
                 *p = (struct ipport){.net = net, .sw = sw, .slot = slot, .port = port, .mtu = 1500};
             }
-    net->dgrams.size = sizeof(struct dgram);
-    net->frames.size = sizeof(struct frame);
+    /* a free dgram must keep alive == 0 (see struct dgram) */
+    _Static_assert(offsetof(struct dgram, alive) >= sizeof(void *), "free-list word overlaps alive");
+    pool_init(&net->dgrams, sizeof(struct dgram));
+    pool_init(&net->frames, sizeof(struct frame));
     ipnet_icmp_init(net);
     return net;
 }
@@ -139,23 +102,42 @@ static void unbridge(struct ipport *p)
         netsim_pipe_free(pipe);
 }
 
+static void dgram_end(struct ipnet *net, struct dgram *d)
+{
+    if (!d->delivered && net->proto[d->pkt.proto].lost)
+        net->proto[d->pkt.proto].lost(net->proto[d->pkt.proto].ctx, &d->pkt);
+    d->alive = 0;
+    pool_put(&net->dgrams, d);
+}
+
+/* Datagrams still on cables or in the stack when the lab closes: their
+ * engine events die with the engine, their protocols hear they are lost. */
+static void lose_if_live(void *ctx, void *o)
+{
+    struct dgram *d = o;
+    if (d->alive > 0)
+        dgram_end(ctx, d);
+}
+
 void ipnet_free(struct ipnet *net)
 {
     if (!net)
         return;
     for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
         unbridge(&net->ports[i]);
+    pool_each(&net->dgrams, lose_if_live, net);
     ipnet_icmp_free(net);
     /* frames still in flight belong to engine events that die with it */
-    pool_free(&net->dgrams);
-    pool_free(&net->frames);
+    pool_destroy(&net->dgrams);
+    pool_destroy(&net->frames);
     free(net->ports);
     free(net);
 }
 
-void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, void *ctx)
+void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, ipnet_lost_fn lost, void *ctx)
 {
     net->proto[proto].fn = fn;
+    net->proto[proto].lost = lost;
     net->proto[proto].ctx = ctx;
 }
 
@@ -196,7 +178,7 @@ static void frame_free(struct ipnet *net, struct frame *f)
     struct dgram *d = f->d;
     pool_put(&net->frames, f);
     if (--d->alive == 0)
-        pool_put(&net->dgrams, d);
+        dgram_end(net, d);
 }
 
 static void arrive(engine_t *e, void *arg);
@@ -226,14 +208,16 @@ static void send_dgram(struct ipport *p, struct dgram *d)
 {
     uint32_t len = d->pkt.ip_len, mtu = p->mtu;
     uint32_t chunk = (mtu - IPNET_HEADER) & ~7u, data = len - IPNET_HEADER;
+    d->arrived = 0;
+    d->delivered = false;
     if (len > mtu && d->pkt.df) {
         p->frag_drops++;
-        pool_put(&p->net->dgrams, d);
+        d->alive = 1;
+        dgram_end(p->net, d);
         return;
     }
     d->nfrags = len <= mtu ? 1 : (int)((data + chunk - 1) / chunk);
     d->alive = d->nfrags;
-    d->arrived = 0;
     for (int i = 0; i < d->nfrags; i++) {
         struct frame *f = pool_get(&p->net->frames);
         uint32_t left = data - (uint32_t)i * chunk;
@@ -251,6 +235,7 @@ static void host_receive(struct ipport *q, struct frame *f)
     bool complete = ++d->arrived == d->nfrags;
     if (complete && net->proto[d->pkt.proto].fn) {
         struct ipnet_pkt pkt = d->pkt; /* the handler may send, recycling d */
+        d->delivered = true;
         frame_free(net, f);
         net->proto[pkt.proto].fn(net->proto[pkt.proto].ctx, q->sw, &pkt);
         return;
@@ -340,6 +325,7 @@ bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt)
         struct frame *f = pool_get(&net->frames);
         d->nfrags = d->alive = 1;
         d->arrived = 0;
+        d->delivered = false;
         *f = (struct frame){.d = d, .ip_len = pkt->ip_len, .at = own};
         engine_after(net->e, IPNET_LOCAL_RTT_NS / 2, local_deliver, f);
         return true;

@@ -26,7 +26,7 @@ struct ipnet;
 #define IPNET_CABLE_DELAY_NS 50u /* 10 m of fibre */
 #define IPNET_LOCAL_RTT_NS 20000u /* there and back to the switch's own address, through its stack */
 #define IPNET_HEADER 20u          /* IPv4 header, no options */
-#define IPNET_PAYLOAD_MAX 112u    /* room for a protocol's header struct */
+#define IPNET_PAYLOAD_MAX 128u    /* room for a protocol's header struct */
 
 enum ipnet_proto { IPNET_ICMP = 1, IPNET_TCP = 6, IPNET_PROTO_MAX = 256 };
 
@@ -44,12 +44,16 @@ struct ipnet_pkt {
 /* Called for each datagram of `proto` that reaches an address of switch
  * sw; pkt is valid only during the call. */
 typedef void (*ipnet_rx_fn)(void *ctx, int sw, const struct ipnet_pkt *pkt);
+/* Called once for each datagram of `proto` that never arrives (dropped by
+ * netsim, a down port, a missing fragment, the lab closing), so a
+ * protocol whose payload holds references can release them. */
+typedef void (*ipnet_lost_fn)(void *ctx, const struct ipnet_pkt *pkt);
 
 struct ipnet *ipnet_new(engine_t *e, int nswitches);
 void ipnet_free(struct ipnet *net);
 
-/* A protocol's receive callback; one per protocol number. */
-void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, void *ctx);
+/* A protocol's callbacks (lost may be NULL); one per protocol number. */
+void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, ipnet_lost_fn lost, void *ctx);
 void *ipnet_proto_ctx(struct ipnet *net, uint8_t proto);
 
 /* Sends pkt from switch sw: to its own address after IPNET_LOCAL_RTT_NS / 2,

@@ -1,0 +1,394 @@
+#include "fabric.h"
+#include "engine/pool.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct isl {
+    int id, sw, peer; /* id 0: the slot is free */
+    struct vsan_set vsans;
+    fabric_send_fn send;
+    void *ctx;
+};
+
+struct nport {
+    int sw, vsan;
+    uint32_t fcid;
+    uint8_t pwwn[8];
+    fabric_rx_fn rx;
+    void *ctx;
+};
+
+/* A frame in the pool: `live` past the free-list word marks it handed out,
+ * so the frames still inside engine events when the lab closes are found. */
+struct pooled {
+    struct fc_frame f;
+    bool live;
+    struct fabric *fab; /* for the engine events that carry a frame alone */
+    int sw;             /* where such an event finds it */
+};
+
+struct fabric {
+    engine_t *e;
+    int nsw;
+    struct vsan_set *vsans; /* per switch */
+    int *next_port;         /* per switch: area/port of the next login */
+    struct isl *isls;
+    int nisl, last_isl;
+    struct nport *ports;
+    int nports;
+    struct pool frames;
+    struct fabric_echo *echoes;
+    int last_echo;
+    struct fabric_stats st;
+};
+
+struct fabric *fabric_new(engine_t *e, int nswitches)
+{
+    struct fabric *fab = calloc(1, sizeof *fab);
+    if (!fab)
+        abort();
+    fab->e = e;
+    fab->nsw = nswitches;
+    fab->vsans = calloc((size_t)nswitches + 1, sizeof *fab->vsans);
+    fab->next_port = calloc((size_t)nswitches + 1, sizeof *fab->next_port);
+    if (!fab->vsans || !fab->next_port)
+        abort();
+    for (int i = 0; i < nswitches; i++)
+        vsan_set_add(&fab->vsans[i], 1);
+    pool_init(&fab->frames, sizeof(struct pooled));
+    return fab;
+}
+
+static void free_if_live(void *ctx, void *o)
+{
+    (void)ctx;
+    struct pooled *p = o;
+    if (p->live)
+        free(p->f.ils);
+}
+
+void fabric_free(struct fabric *fab)
+{
+    if (!fab)
+        return;
+    pool_each(&fab->frames, free_if_live, NULL);
+    pool_destroy(&fab->frames);
+    free(fab->vsans);
+    free(fab->next_port);
+    free(fab->isls);
+    free(fab->ports);
+    free(fab);
+}
+
+engine_t *fabric_engine(struct fabric *fab) { return fab->e; }
+
+struct fc_frame *fabric_frame_new(struct fabric *fab)
+{
+    struct pooled *p = pool_get(&fab->frames);
+    memset(p, 0, sizeof *p);
+    p->live = true;
+    p->fab = fab;
+    return &p->f;
+}
+
+void fabric_frame_free(struct fabric *fab, struct fc_frame *f)
+{
+    struct pooled *p = (struct pooled *)f;
+    free(f->ils);
+    p->live = false;
+    pool_put(&fab->frames, p);
+}
+
+void fabric_set_vsans(struct fabric *fab, int sw, const struct vsan_set *vsans)
+{
+    if (sw < 0 || sw >= fab->nsw)
+        return;
+    fab->vsans[sw] = *vsans;
+    vsan_set_add(&fab->vsans[sw], 1);
+}
+
+bool fabric_has_vsan(const struct fabric *fab, int sw, int vsan)
+{
+    return sw >= 0 && sw < fab->nsw && vsan_set_has(&fab->vsans[sw], vsan);
+}
+
+int fabric_domain(const struct fabric *fab, int sw, int vsan)
+{
+    return fabric_has_vsan(fab, sw, vsan) ? FABRIC_FIRST_DOMAIN - sw : 0;
+}
+
+void fabric_switch_wwn(const struct fabric *fab, int sw, char *buf, int n)
+{
+    (void)fab;
+    snprintf(buf, (size_t)n, "20:00:00:05:30:00:%02x:%02x", (sw + 1) & 0xff, 0x5f);
+}
+
+int fabric_isl_up(struct fabric *fab, int sw, int peer_sw, const struct vsan_set *vsans, fabric_send_fn send,
+                  void *ctx)
+{
+    int i = 0;
+    while (i < fab->nisl && fab->isls[i].id)
+        i++;
+    if (i == fab->nisl) {
+        struct isl *v = realloc(fab->isls, sizeof *v * (size_t)(fab->nisl + 1));
+        if (!v)
+            abort();
+        fab->isls = v;
+        fab->nisl++;
+    }
+    fab->isls[i] = (struct isl){++fab->last_isl, sw, peer_sw, *vsans, send, ctx};
+    return fab->isls[i].id;
+}
+
+void fabric_isl_down(struct fabric *fab, int id)
+{
+    for (int i = 0; i < fab->nisl; i++)
+        if (fab->isls[i].id == id)
+            fab->isls[i].id = 0;
+}
+
+/* Breadth-first over the ISLs that carry the VSAN between switches that
+ * have it: the first hop from `from` toward each switch (-1: unreachable,
+ * from itself: -2). Labs are a handful of switches: recomputed per use. */
+static void paths(const struct fabric *fab, int from, int vsan, int *first_isl)
+{
+    int queue[256], head = 0, tail = 0;
+    for (int i = 0; i < fab->nsw; i++)
+        first_isl[i] = -1;
+    if (!fabric_has_vsan(fab, from, vsan))
+        return;
+    first_isl[from] = -2;
+    queue[tail++] = from;
+    while (head < tail) {
+        int at = queue[head++];
+        for (int i = 0; i < fab->nisl; i++) {
+            const struct isl *l = &fab->isls[i];
+            if (!l->id || l->sw != at || !vsan_set_has(&l->vsans, vsan) || !fabric_has_vsan(fab, l->peer, vsan))
+                continue;
+            if (first_isl[l->peer] != -1 || tail == 256)
+                continue;
+            first_isl[l->peer] = at == from ? i : first_isl[at];
+            queue[tail++] = l->peer;
+        }
+    }
+}
+
+int fabric_reachable(const struct fabric *fab, int sw, int vsan, int *sws, int max)
+{
+    int hop[256], n = 0;
+    if (fab->nsw > 256)
+        return 0;
+    paths(fab, sw, vsan, hop);
+    if (hop[sw] == -2 && n < max)
+        sws[n++] = sw;
+    for (int i = 0; i < fab->nsw && n < max; i++)
+        if (i != sw && hop[i] != -1)
+            sws[n++] = i;
+    return n;
+}
+
+int fabric_principal(const struct fabric *fab, int sw, int vsan)
+{
+    int sws[256];
+    int n = fabric_reachable(fab, sw, vsan, sws, 256), best = sw;
+    for (int i = 0; i < n; i++)
+        best = sws[i] < best ? sws[i] : best;
+    return best;
+}
+
+uint32_t fabric_login(struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8], fabric_rx_fn rx, void *ctx)
+{
+    struct nport *v = realloc(fab->ports, sizeof *v * (size_t)(fab->nports + 1));
+    if (!v)
+        abort();
+    fab->ports = v;
+    int n = fab->next_port[sw]++;
+    uint32_t fcid = (uint32_t)(FABRIC_FIRST_DOMAIN - sw) << 16 | (uint32_t)(n & 0xffff);
+    v[fab->nports] = (struct nport){sw, vsan, fcid, {0}, rx, ctx};
+    memcpy(v[fab->nports].pwwn, pwwn, 8);
+    fab->nports++;
+    return fcid;
+}
+
+void fabric_logout(struct fabric *fab, int sw, int vsan, uint32_t fcid)
+{
+    for (int i = 0; i < fab->nports; i++)
+        if (fab->ports[i].sw == sw && fab->ports[i].vsan == vsan && fab->ports[i].fcid == fcid) {
+            fab->ports[i] = fab->ports[--fab->nports];
+            return;
+        }
+}
+
+bool fabric_lookup(const struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8], uint32_t *fcid)
+{
+    int hop[256];
+    if (fab->nsw > 256)
+        return false;
+    paths(fab, sw, vsan, hop);
+    for (int i = 0; i < fab->nports; i++) {
+        const struct nport *p = &fab->ports[i];
+        if (p->vsan == vsan && memcmp(p->pwwn, pwwn, 8) == 0 && hop[p->sw] != -1) {
+            *fcid = p->fcid;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void echo_answered(struct fabric *fab, int sw, struct fc_frame *f);
+
+/* The domain controller's answer to an ELS ECHO, after its service time. */
+static void dc_answer(engine_t *e, void *arg)
+{
+    (void)e;
+    struct pooled *p = arg;
+    fabric_send(p->fab, p->sw, &p->f);
+}
+
+static void deliver_local(struct fabric *fab, int sw, struct fc_frame *f)
+{
+    int dom = FABRIC_FIRST_DOMAIN - sw;
+    if (f->d_id == FC_DOMAIN_CONTROLLER(dom)) {
+        if (f->kind == FC_ELS_ECHO_ACC) {
+            echo_answered(fab, sw, f);
+            return;
+        }
+        if (f->kind == FC_ELS_ECHO) {
+            f->kind = FC_ELS_ECHO_ACC;
+            f->d_id = f->s_id;
+            f->s_id = FC_DOMAIN_CONTROLLER(dom);
+            ((struct pooled *)f)->sw = sw;
+            engine_after(fab->e, FABRIC_DC_SERVICE_NS, dc_answer, f);
+            return;
+        }
+    }
+    for (int i = 0; i < fab->nports; i++)
+        if (fab->ports[i].sw == sw && fab->ports[i].fcid == f->d_id && fab->ports[i].vsan == f->vsan) {
+            fab->st.delivered++;
+            fab->ports[i].rx(fab->ports[i].ctx, f);
+            return;
+        }
+    fab->st.no_route++;
+    fabric_frame_free(fab, f);
+}
+
+void fabric_send(struct fabric *fab, int sw, struct fc_frame *f)
+{
+    int dom = FC_DOMAIN_OF(f->d_id), dst = FABRIC_FIRST_DOMAIN - dom, hop[256];
+    if (dst == sw && fabric_has_vsan(fab, sw, f->vsan)) {
+        deliver_local(fab, sw, f);
+        return;
+    }
+    if (dst < 0 || dst >= fab->nsw || fab->nsw > 256) {
+        fab->st.no_route++;
+        fabric_frame_free(fab, f);
+        return;
+    }
+    paths(fab, sw, f->vsan, hop);
+    if (hop[dst] < 0) {
+        fab->st.no_route++;
+        fabric_frame_free(fab, f);
+        return;
+    }
+    fab->st.forwarded++;
+    const struct isl *l = &fab->isls[hop[dst]];
+    l->send(l->ctx, f);
+}
+
+void fabric_stats_get(const struct fabric *fab, struct fabric_stats *st) { *st = fab->st; }
+
+/* fcping */
+
+static struct fabric_echo *echo_find(struct fabric *fab, int id)
+{
+    struct fabric_echo *e = fab->echoes;
+    while (e && e->id != id)
+        e = e->next;
+    return e;
+}
+
+static void echo_answered(struct fabric *fab, int sw, struct fc_frame *f)
+{
+    struct fabric_echo *e = echo_find(fab, (int)(f->tag >> 32));
+    int seq = (int)(f->tag & 0xffffffffu);
+    uint64_t now = engine_now(fab->e);
+    if (e && e->sw == sw && seq >= 0 && seq < e->count && e->rtt_ns[seq] == UINT64_MAX &&
+        now - f->t0 <= e->timeout_ns)
+        e->rtt_ns[seq] = now - f->t0;
+    fabric_frame_free(fab, f);
+}
+
+/* An echo request waits for its send time as a frame already built. */
+static void echo_send(engine_t *eng, void *arg)
+{
+    struct pooled *p = arg;
+    struct fabric *fab = p->fab;
+    struct fabric_echo *e = echo_find(fab, (int)(p->f.tag >> 32));
+    if (!e) { /* stopped */
+        fabric_frame_free(fab, &p->f);
+        return;
+    }
+    p->f.t0 = engine_now(eng);
+    e->sent++;
+    fabric_send(fab, e->sw, &p->f);
+}
+
+int fabric_echo_start(struct fabric *fab, int sw, struct fabric_echo *e)
+{
+    if (!fabric_domain(fab, sw, e->vsan))
+        return -1;
+    e->sw = sw;
+    e->sent = 0;
+    e->id = ++fab->last_echo;
+    e->t0 = engine_now(fab->e);
+    e->rtt_ns = malloc(sizeof *e->rtt_ns * (size_t)e->count);
+    if (!e->rtt_ns)
+        abort();
+    for (int i = 0; i < e->count; i++) {
+        struct fc_frame *f = fabric_frame_new(fab);
+        f->kind = FC_ELS_ECHO;
+        f->class_f = true; /* ELS to a domain controller: the control connection */
+        f->vsan = (uint16_t)e->vsan;
+        f->d_id = e->d_id;
+        f->s_id = FC_DOMAIN_CONTROLLER(fabric_domain(fab, sw, e->vsan));
+        f->payload = e->size;
+        f->tag = (uint64_t)(uint32_t)e->id << 32 | (uint32_t)i;
+        e->rtt_ns[i] = UINT64_MAX;
+        engine_at(fab->e, fabric_echo_send_time(e, i), echo_send, f);
+    }
+    e->next = fab->echoes;
+    fab->echoes = e;
+    return 0;
+}
+
+uint64_t fabric_echo_send_time(const struct fabric_echo *e, int seq) { return e->t0 + (uint64_t)seq * ENGINE_NS_PER_SEC; }
+
+struct echo_wait {
+    struct fabric_echo *e;
+    int seq;
+};
+
+static bool unanswered(void *arg)
+{
+    struct echo_wait *w = arg;
+    return w->e->rtt_ns[w->seq] == UINT64_MAX;
+}
+
+uint64_t fabric_echo_wait(struct fabric *fab, struct fabric_echo *e, int seq)
+{
+    struct echo_wait w = {e, seq};
+    engine_run_while(fab->e, unanswered, &w, fabric_echo_send_time(e, seq) + e->timeout_ns);
+    return e->rtt_ns[seq];
+}
+
+void fabric_echo_end(struct fabric *fab, struct fabric_echo *e)
+{
+    struct fabric_echo **pp = &fab->echoes;
+    while (*pp && *pp != e)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = e->next;
+    free(e->rtt_ns);
+    e->rtt_ns = NULL;
+}

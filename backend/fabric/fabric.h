@@ -1,0 +1,111 @@
+/*
+ * The Fibre Channel fabric of the lab: per switch and VSAN a domain, the
+ * ISLs between switches (FCIP links register theirs), the N ports logged
+ * in, and the forwarding of frames by destination domain along the
+ * shortest path of ISLs that carry the frame's VSAN. An engine object: no
+ * store, no session (the features reconcile it).
+ *
+ * Domains. Switch i of the lab takes domain 0xEF - i in every VSAN it has
+ * (mdsim does not run the principal-switch election: the IDs are stable
+ * and never collide in a lab of up to 200 switches). The switch with the
+ * lowest index in a connected VSAN is its principal.
+ *
+ * A switch's domain controller (0xFFFCdd) answers ELS ECHO after
+ * FABRIC_DC_SERVICE_NS, so a path can be tested before any N port exists.
+ */
+#ifndef MDSIM_FABRIC_H
+#define MDSIM_FABRIC_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/engine.h"
+#include "fc_frame.h"
+
+#define FABRIC_VSAN_MAX 4094
+#define FABRIC_DC_SERVICE_NS 50000u /* the domain controller's echo service time */
+#define FABRIC_FIRST_DOMAIN 0xEF
+
+struct fabric;
+
+/* A set of VSANs, one bit each (1..4094). */
+struct vsan_set {
+    uint64_t w[64];
+};
+static inline bool vsan_set_has(const struct vsan_set *s, int v) { return v > 0 && v < 4096 && (s->w[v >> 6] >> (v & 63) & 1); }
+static inline void vsan_set_add(struct vsan_set *s, int v)
+{
+    if (v > 0 && v < 4096)
+        s->w[v >> 6] |= 1ULL << (v & 63);
+}
+
+struct fabric *fabric_new(engine_t *e, int nswitches);
+void fabric_free(struct fabric *fab);
+engine_t *fabric_engine(struct fabric *fab);
+
+/* Frames come from the fabric's pool and go back to it. */
+struct fc_frame *fabric_frame_new(struct fabric *fab);
+void fabric_frame_free(struct fabric *fab, struct fc_frame *f);
+
+/* The VSANs that exist on a switch (VSAN 1 always does). */
+void fabric_set_vsans(struct fabric *fab, int sw, const struct vsan_set *vsans);
+bool fabric_has_vsan(const struct fabric *fab, int sw, int vsan);
+/* The switch's domain in a VSAN, 0 when the VSAN is not on the switch. */
+int fabric_domain(const struct fabric *fab, int sw, int vsan);
+/* The switch's WWN, as `show fcdomain` prints it. */
+void fabric_switch_wwn(const struct fabric *fab, int sw, char *buf, int n);
+
+/* An ISL from switch sw to peer_sw carrying `vsans`; send() takes the
+ * frame (and frees it, or hands it on). Returns the ISL's id (> 0). */
+typedef void (*fabric_send_fn)(void *ctx, struct fc_frame *f);
+int fabric_isl_up(struct fabric *fab, int sw, int peer_sw, const struct vsan_set *vsans, fabric_send_fn send,
+                  void *ctx);
+void fabric_isl_down(struct fabric *fab, int id);
+
+/* Domains of a VSAN reachable from sw (sw's own first): fills doms with
+ * up to max switch indexes; returns how many. */
+int fabric_reachable(const struct fabric *fab, int sw, int vsan, int *sws, int max);
+/* The principal switch of sw's part of the VSAN (its lowest index). */
+int fabric_principal(const struct fabric *fab, int sw, int vsan);
+
+/* N ports. A port logs in on switch sw in a VSAN and gets an FCID; its
+ * rx() gets (and owns) each frame addressed to it. */
+typedef void (*fabric_rx_fn)(void *ctx, struct fc_frame *f);
+uint32_t fabric_login(struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8], fabric_rx_fn rx, void *ctx);
+void fabric_logout(struct fabric *fab, int sw, int vsan, uint32_t fcid);
+/* The name server as seen from sw: the FCID of pwwn in the VSAN, when a
+ * port with it is logged in on a switch reachable in that VSAN. */
+bool fabric_lookup(const struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8], uint32_t *fcid);
+
+/* Forwards a frame entering the fabric at switch sw (from a local port, or
+ * arriving over an ISL): delivered locally when its domain is sw's, else
+ * over the next ISL toward it; dropped (and counted) when no path. */
+void fabric_send(struct fabric *fab, int sw, struct fc_frame *f);
+
+struct fabric_stats {
+    uint64_t forwarded, delivered, no_route;
+};
+void fabric_stats_get(const struct fabric *fab, struct fabric_stats *st);
+
+/* fcping (engine part): ELS ECHO from sw's domain controller to d_id in
+ * vsan, `count` frames one second apart, each awaited up to timeout_ns.
+ *   fabric_echo_start returns -1 when sw has no domain in the VSAN;
+ *   fabric_echo_wait runs the engine until frame seq is answered or timed
+ *     out and returns its round trip (UINT64_MAX when lost);
+ *   fabric_echo_end forgets it (late answers are then ignored). */
+struct fabric_echo {
+    int vsan;
+    uint32_t d_id;
+    int count;
+    uint32_t size; /* payload bytes of the ELS */
+    uint64_t timeout_ns;
+    /* the rest is the fabric's */
+    int sw, id, sent;
+    uint64_t t0;
+    uint64_t *rtt_ns;
+    struct fabric_echo *next;
+};
+int fabric_echo_start(struct fabric *fab, int sw, struct fabric_echo *e);
+uint64_t fabric_echo_send_time(const struct fabric_echo *e, int seq);
+uint64_t fabric_echo_wait(struct fabric *fab, struct fabric_echo *e, int seq);
+void fabric_echo_end(struct fabric *fab, struct fabric_echo *e);
+
+#endif

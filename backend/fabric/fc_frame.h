@@ -1,0 +1,51 @@
+/* A Fibre Channel frame as the simulated fabric carries it: the header
+ * fields that route and identify it, and its payload size. Payload bytes
+ * are never stored; `pattern` says what they look like (compressibility). */
+#ifndef MDSIM_FC_FRAME_H
+#define MDSIM_FC_FRAME_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FC_HDR_BYTES 36u      /* SOF 4 + header 24 + CRC 4 + EOF 4 */
+#define FC_PAYLOAD_MAX 2112u
+#define FCIP_ENCAP_BYTES 28u  /* RFC 3821 / 3643 encapsulation header */
+
+/* Well-known addresses: a switch's domain controller is 0xFFFCdd. */
+#define FC_DOMAIN_CONTROLLER(dom) (0xFFFC00u | (uint32_t)(dom))
+#define FC_DOMAIN_OF(fcid) ((((fcid) & 0xFFFF00u) == 0xFFFC00u) ? ((fcid) & 0xFFu) : ((fcid) >> 16 & 0xFFu))
+
+enum fc_kind {
+    FC_ILS,          /* switch to switch (class F): link setup between the ends of an ISL */
+    FC_ELS_ECHO,     /* fcping's request, and its accept */
+    FC_ELS_ECHO_ACC,
+    FC_FCP_CMND,
+    FC_FCP_XFER_RDY,
+    FC_FCP_DATA,
+    FC_FCP_RSP,
+};
+
+/* A data pattern: what the payload bytes of data frames look like. */
+struct fc_pattern;
+
+struct fc_frame {
+    struct fc_frame *next;  /* the current owner's queue link */
+    uint32_t d_id, s_id;
+    uint16_t vsan;
+    uint8_t kind;           /* enum fc_kind */
+    bool class_f;           /* control traffic: an FCIP link's control connection */
+    uint16_t ox_id;
+    uint32_t payload;       /* bytes, 0..FC_PAYLOAD_MAX */
+    const struct fc_pattern *pattern; /* NULL: not compressible data (headers, ELS) */
+    uint64_t t0;            /* the originator's send time */
+    uint64_t tag;           /* the originator's cookie */
+    void *ils;              /* FC_ILS: the link message, malloc'ed, freed with the frame */
+    /* Scratch of whoever carries the frame now (an FCIP link: when it may
+     * enter TCP, and its encapsulated, compressed size). */
+    uint64_t carrier_at;
+    uint32_t carrier_len;
+};
+
+/* Bytes of the frame on the wire, SOF to EOF. */
+static inline uint32_t fc_frame_bytes(const struct fc_frame *f) { return FC_HDR_BYTES + f->payload; }
+
+#endif

@@ -1,0 +1,765 @@
+#include "tunnel.h"
+#include "compress.h"
+#include "ipnet/ipnet.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ILS_PAYLOAD 120u /* an ELP's size: what the link parameters cost on the wire */
+
+/* A TCP segment as it rides in an IP datagram. */
+struct tcp_dgram {
+    uint16_t sport, dport;
+    struct tcp_seg seg;
+};
+_Static_assert(sizeof(struct tcp_dgram) <= IPNET_PAYLOAD_MAX, "a TCP segment fits an IP payload");
+
+/* What each end tells the other once the control connection is up. */
+struct link_params {
+    int sw;
+    enum fcip_trunk trunk;
+    struct vsan_set allowed, vsans;
+    int port_vsan;
+    bool write_acc, connector;
+    int nconn;
+};
+
+/* One TCP connection of a tunnel. `t` is NULL once buried: its tcp_conn
+ * is freed from an engine event (never inside its own callbacks). */
+struct endpoint {
+    struct fcip_engine *fe;
+    struct fcip_tunnel *t;
+    int slot; /* 0 control, 1 data */
+    bool active, established;
+    tcp_conn *c;
+    uint16_t lport, pport;
+    struct fc_frame *head, *tail; /* waiting for the compressor or TCP's send buffer */
+    uint64_t queued;
+    engine_timer_id drain;
+    uint64_t drain_at;
+    struct endpoint *next;
+};
+
+struct fcip_tunnel {
+    struct fcip_engine *fe;
+    struct fcip_tunnel_conf conf;
+    bool seen;
+    enum fcip_state state;
+    char reason[64];
+    struct endpoint *ep[2];
+    bool connector; /* this end opens the connections, this time */
+    bool sent_params, got_params;
+    struct link_params peer;
+    struct vsan_set sent_vsans;
+    struct vsan_set up;
+    int isl;
+    engine_timer_id retry;
+    uint64_t comp_free_at;
+    uint16_t next_port;
+    struct fcip_status st; /* counters and last change */
+};
+
+struct fcip_engine {
+    engine_t *e;
+    struct ipnet *net;
+    struct fabric *fab;
+    struct fcip_tunnel **t;
+    int n;
+    struct endpoint *live, *buried;
+    engine_timer_id reap;
+};
+
+static const char *const state_names[] = {
+    [FCIP_ADMIN_DOWN] = "down", [FCIP_DOWN] = "down", [FCIP_INIT] = "down",
+    [FCIP_UP] = "up",           [FCIP_TRUNKING] = "trunking",
+};
+const char *fcip_state_text(enum fcip_state s) { return state_names[s]; }
+
+static uint64_t now(const struct fcip_engine *fe) { return engine_now(fe->e); }
+
+static void set_state(struct fcip_tunnel *t, enum fcip_state s, const char *reason)
+{
+    if (t->state != s)
+        t->st.last_change_ns = now(t->fe);
+    t->state = s;
+    snprintf(t->reason, sizeof t->reason, "%s", reason ? reason : "");
+}
+
+/* Endpoints */
+
+static void ep_free_queue(struct endpoint *ep)
+{
+    while (ep->head) {
+        struct fc_frame *f = ep->head;
+        ep->head = f->next;
+        fabric_frame_free(ep->fe->fab, f);
+    }
+    ep->tail = NULL;
+    ep->queued = 0;
+}
+
+static void reap(engine_t *e, void *arg)
+{
+    (void)e;
+    struct fcip_engine *fe = arg;
+    fe->reap = 0;
+    while (fe->buried) {
+        struct endpoint *ep = fe->buried;
+        fe->buried = ep->next;
+        tcp_conn_free(ep->c); /* hands back undelivered frames (drop_rec) */
+        ep_free_queue(ep);
+        free(ep);
+    }
+}
+
+static void unlink_live(struct fcip_engine *fe, struct endpoint *ep)
+{
+    for (struct endpoint **pp = &fe->live; *pp; pp = &(*pp)->next)
+        if (*pp == ep) {
+            *pp = ep->next;
+            return;
+        }
+}
+
+/* Detaches the endpoint from its tunnel and the demux; aborts its
+ * connection (an RST when synchronized) unless it closed already. */
+static void bury(struct endpoint *ep)
+{
+    struct fcip_engine *fe = ep->fe;
+    struct fcip_tunnel *t = ep->t;
+    if (!t)
+        return;
+    if (ep->established)
+        t->st.closes++;
+    t->ep[ep->slot] = NULL;
+    ep->t = NULL;
+    unlink_live(fe, ep);
+    if (ep->drain)
+        engine_cancel(fe->e, ep->drain);
+    ep->drain = 0;
+    if (tcp_state_get(ep->c) != TCP_CLOSED)
+        tcp_abort(ep->c);
+    ep->next = fe->buried;
+    fe->buried = ep;
+    if (!fe->reap)
+        fe->reap = engine_after(fe->e, 0, reap, fe);
+}
+
+static void tunnel_fail(struct fcip_tunnel *t, const char *why);
+static void tunnel_try(struct fcip_tunnel *t);
+static void link_check(struct fcip_tunnel *t);
+static void drain(struct endpoint *ep);
+
+static void tcp_out(void *ctx, const struct tcp_seg *seg, uint32_t ip_len)
+{
+    struct endpoint *ep = ctx;
+    struct fcip_tunnel *t = ep->t;
+    if (!t) {
+        tcp_seg_drop(seg);
+        return;
+    }
+    struct ipnet_pkt pkt = {.src = t->conf.local_ip, .dst = t->conf.peer_ip, .proto = IPNET_TCP, .df = true,
+                            .ip_len = ip_len};
+    struct tcp_dgram d = {ep->lport, ep->pport, *seg};
+    memcpy(pkt.payload, &d, sizeof d);
+    if (!ipnet_send(t->fe->net, t->conf.sw, &pkt))
+        tcp_seg_drop(seg);
+}
+
+static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f);
+
+static void tcp_deliver(void *ctx, void *rec, uint32_t len)
+{
+    struct endpoint *ep = ctx;
+    (void)len;
+    if (!ep->t) {
+        fabric_frame_free(ep->fe->fab, rec);
+        return;
+    }
+    tunnel_receive(ep->t, rec);
+}
+
+static void tcp_writable(void *ctx)
+{
+    struct endpoint *ep = ctx;
+    if (ep->t)
+        drain(ep);
+}
+
+static const char *close_reason(enum tcp_reason why)
+{
+    switch (why) {
+    case TCP_REASON_MAX_RETX:
+        return "TCP max retransmissions exceeded";
+    case TCP_REASON_KEEPALIVE:
+        return "TCP keepalive timeout";
+    case TCP_REASON_PEER_RESET:
+        return "TCP connection reset by peer";
+    case TCP_REASON_SYN_TIMEOUT:
+        return "TCP connection attempt timed out";
+    case TCP_REASON_PEER_CLOSE:
+        return "TCP connection closed by peer";
+    default:
+        return "TCP connection closed";
+    }
+}
+
+static void tcp_state_cb(void *ctx, enum tcp_state st, enum tcp_reason why)
+{
+    struct endpoint *ep = ctx;
+    struct fcip_tunnel *t = ep->t;
+    if (!t)
+        return;
+    if (st == TCP_ESTABLISHED) {
+        ep->established = true;
+        link_check(t);
+    } else if (st == TCP_CLOSED) {
+        tunnel_fail(t, close_reason(why));
+    }
+}
+
+static void tcp_drop_rec(void *ctx, void *rec, uint32_t len)
+{
+    struct endpoint *ep = ctx;
+    (void)len;
+    fabric_frame_free(ep->fe->fab, rec);
+}
+
+static struct endpoint *ep_new(struct fcip_tunnel *t, int slot, bool active, uint16_t lport, uint16_t pport)
+{
+    struct fcip_engine *fe = t->fe;
+    struct tcp_params p = t->conf.tcp;
+    uint32_t mtu = ipnet_route_mtu(fe->net, t->conf.sw, t->conf.peer_ip);
+    p.mss = mtu > TCP_HDR_BYTES + TCP_MSS_MIN ? mtu - TCP_HDR_BYTES : TCP_MSS_MIN;
+    if (p.mss > TCP_MSS_MAX)
+        p.mss = TCP_MSS_MAX;
+    struct endpoint *ep = calloc(1, sizeof *ep);
+    if (!ep)
+        abort();
+    char name[64];
+    snprintf(name, sizeof name, "fcip:%d:%d:%d", t->conf.sw, t->conf.id, slot);
+    struct tcp_callbacks cb = {tcp_out, tcp_deliver, tcp_writable, tcp_state_cb, tcp_drop_rec, ep};
+    *ep = (struct endpoint){.fe = fe, .t = t, .slot = slot, .active = active, .lport = lport, .pport = pport};
+    ep->c = tcp_conn_new(fe->e, name, &p, &cb);
+    if (!ep->c) { /* parameters the CLI ranges should have kept out */
+        free(ep);
+        return NULL;
+    }
+    ep->next = fe->live;
+    fe->live = ep;
+    t->ep[slot] = ep;
+    return ep;
+}
+
+/* The tunnel */
+
+static void open_slot(struct fcip_tunnel *t, int slot)
+{
+    uint16_t lport = t->next_port;
+    t->next_port = t->next_port > 49154 ? (uint16_t)(t->next_port - 2) : FCIP_EPHEMERAL_FIRST;
+    struct endpoint *ep = ep_new(t, slot, true, lport, t->conf.peer_port);
+    if (!ep) {
+        set_state(t, FCIP_DOWN, "Invalid TCP parameters");
+        return;
+    }
+    t->st.attempts++;
+    tcp_connect(ep->c);
+}
+
+static void retry(engine_t *e, void *arg)
+{
+    (void)e;
+    struct fcip_tunnel *t = arg;
+    t->retry = 0;
+    if (!t->ep[0])
+        tunnel_try(t);
+}
+
+static bool path_ready(struct fcip_tunnel *t)
+{
+    const struct fcip_tunnel_conf *c = &t->conf;
+    return c->local_ip && c->peer_ip && ipnet_owns(t->fe->net, c->sw, c->local_ip) &&
+           ipnet_route_mtu(t->fe->net, c->sw, c->peer_ip);
+}
+
+static void tunnel_try(struct fcip_tunnel *t)
+{
+    if (!t->conf.admin_up) {
+        set_state(t, FCIP_ADMIN_DOWN, "Administratively down");
+        return;
+    }
+    if (t->ep[0])
+        return;
+    set_state(t, FCIP_DOWN, "Link failure or not-connected");
+    t->sent_params = t->got_params = false;
+    if (!path_ready(t) || t->conf.passive) {
+        t->connector = false;
+        return;
+    }
+    t->connector = true;
+    open_slot(t, 0);
+}
+
+static void isl_down(struct fcip_tunnel *t)
+{
+    if (t->isl)
+        fabric_isl_down(t->fe->fab, t->isl);
+    t->isl = 0;
+    memset(&t->up, 0, sizeof t->up);
+}
+
+/* Everything down; an end that opens connections tries again later. */
+static void tunnel_reset(struct fcip_tunnel *t)
+{
+    isl_down(t);
+    for (int i = 0; i < 2; i++)
+        if (t->ep[i])
+            bury(t->ep[i]);
+    if (t->retry)
+        engine_cancel(t->fe->e, t->retry);
+    t->retry = 0;
+    t->sent_params = t->got_params = false;
+}
+
+static void tunnel_fail(struct fcip_tunnel *t, const char *why)
+{
+    tunnel_reset(t);
+    set_state(t, FCIP_DOWN, "Link failure or not-connected");
+    snprintf(t->st.reason, sizeof t->st.reason, "%s", why);
+    if (t->conf.admin_up && !t->conf.passive)
+        t->retry = engine_after(t->fe->e, FCIP_RETRY_NS, retry, t);
+}
+
+/* Frames */
+
+static enum fcip_comp comp_mode(const struct fcip_tunnel *t)
+{
+    return fcip_comp_effective(t->conf.comp, t->conf.tcp.max_bw_bps);
+}
+
+static void drain_event(engine_t *e, void *arg)
+{
+    (void)e;
+    struct endpoint *ep = arg;
+    ep->drain = 0;
+    drain(ep);
+}
+
+/* Frames leave the queue for TCP once the compressor is done with them
+ * and while TCP's send buffer takes them (else writable() calls again). */
+static void drain(struct endpoint *ep)
+{
+    struct fcip_tunnel *t = ep->t;
+    uint64_t tnow = now(ep->fe);
+    while (ep->head && ep->head->carrier_at <= tnow) {
+        struct fc_frame *f = ep->head;
+        if (!tcp_send(ep->c, f->carrier_len, f))
+            return;
+        ep->head = f->next;
+        if (!ep->head)
+            ep->tail = NULL;
+        ep->queued -= f->carrier_len;
+        t->st.frames_out++;
+        t->st.bytes_out += fc_frame_bytes(f);
+        if (f->class_f) {
+            t->st.cf_frames_out++;
+            t->st.cf_bytes_out += fc_frame_bytes(f);
+        }
+    }
+    if (ep->head && (!ep->drain || ep->drain_at != ep->head->carrier_at)) {
+        if (ep->drain)
+            engine_cancel(ep->fe->e, ep->drain);
+        ep->drain_at = ep->head->carrier_at;
+        ep->drain = engine_at(ep->fe->e, ep->drain_at, drain_event, ep);
+    }
+}
+
+/* The frame's encapsulated size after the compressor, and when the
+ * compressor (one FIFO per direction of the link) hands it on. */
+static void compress_stage(struct fcip_tunnel *t, struct fc_frame *f)
+{
+    enum fcip_comp mode = comp_mode(t);
+    uint64_t tnow = now(t->fe), start = t->comp_free_at > tnow ? t->comp_free_at : tnow;
+    uint32_t payload = f->payload;
+    f->carrier_at = tnow;
+    if (mode != FCIP_COMP_OFF) {
+        f->carrier_at = start;
+        if (f->pattern && payload) {
+            double ratio = fcip_comp_ratio(mode, f->pattern);
+            uint64_t rate = fcip_comp_rate_bps(mode, ratio);
+            f->carrier_at = start + (uint64_t)payload * 8u * ENGINE_NS_PER_SEC / rate;
+            payload = (uint32_t)((double)payload / ratio + 0.999999);
+            t->st.comp_in += f->payload;
+            t->st.comp_out += payload;
+        }
+        t->comp_free_at = f->carrier_at;
+    }
+    f->carrier_len = FCIP_ENCAP_BYTES + FC_HDR_BYTES + payload;
+}
+
+static void tunnel_send(struct fcip_tunnel *t, struct fc_frame *f)
+{
+    int data_slot = t->ep[1] ? 1 : 0;
+    struct endpoint *ep = t->ep[f->class_f ? 0 : data_slot];
+    if (!ep || !ep->established || (t->state < FCIP_UP && f->kind != FC_ILS)) {
+        t->st.dropped++;
+        fabric_frame_free(t->fe->fab, f);
+        return;
+    }
+    compress_stage(t, f);
+    if (ep->queued + f->carrier_len > FCIP_BACKLOG_MAX) {
+        t->st.dropped++;
+        fabric_frame_free(t->fe->fab, f);
+        return;
+    }
+    f->next = NULL;
+    if (ep->tail)
+        ep->tail->next = f;
+    else
+        ep->head = f;
+    ep->tail = f;
+    ep->queued += f->carrier_len;
+    drain(ep);
+}
+
+static void isl_send(void *ctx, struct fc_frame *f) { tunnel_send(ctx, f); }
+
+/* Link parameters and trunking */
+
+static bool trunking(enum fcip_trunk a, enum fcip_trunk b)
+{
+    return a != FCIP_TRUNK_OFF && b != FCIP_TRUNK_OFF && !(a == FCIP_TRUNK_AUTO && b == FCIP_TRUNK_AUTO);
+}
+
+static void local_vsans(struct fcip_tunnel *t, struct vsan_set *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int v = 1; v < FABRIC_VSAN_MAX; v++)
+        if (fabric_has_vsan(t->fe->fab, t->conf.sw, v))
+            vsan_set_add(out, v);
+}
+
+static void send_params(struct fcip_tunnel *t)
+{
+    struct link_params *p = malloc(sizeof *p);
+    if (!p)
+        abort();
+    *p = (struct link_params){t->conf.sw,       t->conf.trunk,     t->conf.allowed, {{0}},
+                              t->conf.port_vsan, t->conf.write_acc, t->connector,    t->conf.nconn};
+    local_vsans(t, &p->vsans);
+    t->sent_vsans = p->vsans;
+    struct fc_frame *f = fabric_frame_new(t->fe->fab);
+    f->kind = FC_ILS;
+    f->class_f = true;
+    f->payload = ILS_PAYLOAD;
+    f->ils = p;
+    t->sent_params = true;
+    tunnel_send(t, f);
+}
+
+/* The VSANs the ISL carries, from both ends' parameters: when both
+ * trunk, those allowed at both ends that exist on both switches; else the
+ * port VSAN when both ends have the same. The rest allowed is isolated. */
+static void compute_up(struct fcip_tunnel *t)
+{
+    const struct link_params *q = &t->peer;
+    struct vsan_set mine;
+    local_vsans(t, &mine);
+    memset(&t->up, 0, sizeof t->up);
+    memset(&t->st.isolated, 0, sizeof t->st.isolated);
+    bool trunk = trunking(t->conf.trunk, q->trunk);
+    for (int i = 0; trunk && i < 64; i++) {
+        uint64_t active = t->conf.allowed.w[i] & mine.w[i];
+        t->up.w[i] = active & q->allowed.w[i] & q->vsans.w[i];
+        t->st.isolated.w[i] = active & ~t->up.w[i];
+    }
+    if (trunk)
+        return;
+    if (t->conf.port_vsan == q->port_vsan && vsan_set_has(&mine, t->conf.port_vsan) &&
+        vsan_set_has(&q->vsans, q->port_vsan))
+        vsan_set_add(&t->up, t->conf.port_vsan);
+    else
+        vsan_set_add(&t->st.isolated, t->conf.port_vsan);
+}
+
+static void bring_up(struct fcip_tunnel *t)
+{
+    isl_down(t);
+    compute_up(t);
+    t->isl = fabric_isl_up(t->fe->fab, t->conf.sw, t->peer.sw, &t->up, isl_send, t);
+    t->st.peer_sw = t->peer.sw;
+    t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
+    set_state(t, trunking(t->conf.trunk, t->peer.trunk) ? FCIP_TRUNKING : FCIP_UP, "");
+}
+
+/* How many connections make the link: the connecting end's count. */
+static int needed(const struct fcip_tunnel *t)
+{
+    int n = t->connector || !t->got_params ? t->conf.nconn : t->peer.nconn;
+    return n < 1 ? 1 : n > 2 ? 2 : n;
+}
+
+static void link_check(struct fcip_tunnel *t)
+{
+    if (!t->ep[0] || !t->ep[0]->established)
+        return;
+    if (!t->sent_params) {
+        set_state(t, FCIP_INIT, "Initializing");
+        send_params(t);
+    }
+    int n = needed(t);
+    if (t->connector && n == 2 && !t->ep[1])
+        open_slot(t, 1);
+    bool all = t->ep[0]->established && (n == 1 || (t->ep[1] && t->ep[1]->established));
+    if (all && t->got_params && !t->isl)
+        bring_up(t);
+}
+
+static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
+{
+    t->st.frames_in++;
+    t->st.bytes_in += fc_frame_bytes(f);
+    if (f->class_f) {
+        t->st.cf_frames_in++;
+        t->st.cf_bytes_in += fc_frame_bytes(f);
+    }
+    if (f->kind == FC_ILS) {
+        t->peer = *(const struct link_params *)f->ils;
+        t->got_params = true;
+        fabric_frame_free(t->fe->fab, f);
+        if (t->isl) { /* the peer changed its trunk: follow */
+            bring_up(t);
+        } else {
+            link_check(t);
+        }
+        return;
+    }
+    fabric_send(t->fe->fab, t->conf.sw, f);
+}
+
+/* TCP over the data plane */
+
+static struct endpoint *ep_find(struct fcip_engine *fe, int sw, const struct ipnet_pkt *pkt,
+                                const struct tcp_dgram *d)
+{
+    for (struct endpoint *ep = fe->live; ep; ep = ep->next) {
+        const struct fcip_tunnel_conf *c = &ep->t->conf;
+        if (c->sw == sw && c->local_ip == pkt->dst && c->peer_ip == pkt->src && ep->lport == d->dport &&
+            ep->pport == d->sport)
+            return ep;
+    }
+    return NULL;
+}
+
+static struct fcip_tunnel *listener(struct fcip_engine *fe, int sw, const struct ipnet_pkt *pkt, uint16_t dport)
+{
+    for (int i = 0; i < fe->n; i++) {
+        const struct fcip_tunnel_conf *c = &fe->t[i]->conf;
+        if (c->sw == sw && c->admin_up && c->local_ip == pkt->dst && c->local_port == dport &&
+            c->peer_ip == pkt->src)
+            return fe->t[i];
+    }
+    return NULL;
+}
+
+/* A SYN from the peer. When both ends opened the control connection at
+ * once, the lower address keeps its own; the other end gives its up and
+ * accepts. A SYN while the link is made means the peer starts over. */
+static void accept_syn(struct fcip_tunnel *t, uint16_t sport, const struct tcp_seg *seg)
+{
+    int slot = 0;
+    struct endpoint *ctl = t->ep[0];
+    if (ctl && ctl->active && !ctl->established) {
+        if (t->conf.local_ip < t->conf.peer_ip) { /* ours wins */
+            tcp_seg_drop(seg);
+            return;
+        }
+        bury(ctl);
+    } else if (ctl && !t->ep[1] && !t->connector) {
+        slot = 1; /* the peer opens the data connection */
+    } else if (ctl) {
+        tunnel_reset(t);
+    }
+    if (t->retry)
+        engine_cancel(t->fe->e, t->retry);
+    t->retry = 0;
+    if (slot == 0) {
+        t->connector = false;
+        t->sent_params = t->got_params = false;
+    }
+    struct endpoint *ep = ep_new(t, slot, false, t->conf.local_port, sport);
+    if (!ep) {
+        tcp_seg_drop(seg);
+        return;
+    }
+    tcp_listen(ep->c);
+    tcp_input(ep->c, seg);
+}
+
+static void tcp_rx(void *ctx, int sw, const struct ipnet_pkt *pkt)
+{
+    struct fcip_engine *fe = ctx;
+    struct tcp_dgram d;
+    memcpy(&d, pkt->payload, sizeof d);
+    struct endpoint *ep = ep_find(fe, sw, pkt, &d);
+    if (ep) {
+        tcp_input(ep->c, &d.seg);
+        return;
+    }
+    struct fcip_tunnel *t = (d.seg.flags & TCP_SYN) && !(d.seg.flags & TCP_ACK) ? listener(fe, sw, pkt, d.dport) : NULL;
+    if (t)
+        accept_syn(t, d.sport, &d.seg);
+    else
+        tcp_seg_drop(&d.seg);
+}
+
+static void tcp_lost(void *ctx, const struct ipnet_pkt *pkt)
+{
+    (void)ctx;
+    struct tcp_dgram d;
+    memcpy(&d, pkt->payload, sizeof d);
+    tcp_seg_drop(&d.seg);
+}
+
+/* The engine */
+
+struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabric *fab)
+{
+    struct fcip_engine *fe = calloc(1, sizeof *fe);
+    if (!fe)
+        abort();
+    *fe = (struct fcip_engine){.e = e, .net = net, .fab = fab};
+    ipnet_register(net, IPNET_TCP, tcp_rx, tcp_lost, fe);
+    return fe;
+}
+
+static void tunnel_free(struct fcip_tunnel *t)
+{
+    tunnel_reset(t);
+    free(t);
+}
+
+void fcip_engine_free(struct fcip_engine *fe)
+{
+    if (!fe)
+        return;
+    for (int i = 0; i < fe->n; i++)
+        tunnel_free(fe->t[i]);
+    free(fe->t);
+    if (fe->reap)
+        engine_cancel(fe->e, fe->reap);
+    reap(fe->e, fe);
+    free(fe);
+}
+
+void fcip_engine_begin(struct fcip_engine *fe)
+{
+    for (int i = 0; i < fe->n; i++)
+        fe->t[i]->seen = false;
+}
+
+struct fcip_tunnel *fcip_tunnel_find(struct fcip_engine *fe, int sw, int id)
+{
+    for (int i = 0; i < fe->n; i++)
+        if (fe->t[i]->conf.sw == sw && fe->t[i]->conf.id == id)
+            return fe->t[i];
+    return NULL;
+}
+
+/* Does the change touch what the connections are made of? */
+static bool endpoints_differ(const struct fcip_tunnel_conf *a, const struct fcip_tunnel_conf *b)
+{
+    return a->admin_up != b->admin_up || a->local_ip != b->local_ip || a->local_port != b->local_port ||
+           a->peer_ip != b->peer_ip || a->peer_port != b->peer_port || a->passive != b->passive ||
+           a->nconn != b->nconn;
+}
+
+static bool trunk_differs(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
+{
+    struct vsan_set now_vsans;
+    local_vsans(t, &now_vsans);
+    return t->conf.trunk != c->trunk || t->conf.port_vsan != c->port_vsan || t->conf.write_acc != c->write_acc ||
+           memcmp(&t->conf.allowed, &c->allowed, sizeof c->allowed) != 0 ||
+           (t->sent_params && memcmp(&t->sent_vsans, &now_vsans, sizeof now_vsans) != 0);
+}
+
+static void apply_live(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
+{
+    bool trunk = trunk_differs(t, c);
+    bool tcp = memcmp(&t->conf.tcp, &c->tcp, sizeof c->tcp) != 0;
+    t->conf = *c;
+    for (int i = 0; tcp && i < 2; i++)
+        if (t->ep[i]) {
+            struct tcp_params p = c->tcp;
+            p.mss = tcp_get_params(t->ep[i]->c)->mss;
+            tcp_set_params(t->ep[i]->c, &p);
+        }
+    if (trunk && t->sent_params) {
+        send_params(t);
+        if (t->isl)
+            bring_up(t);
+    }
+    if (!t->ep[0] && !t->retry)
+        tunnel_try(t); /* its path may be there now */
+}
+
+void fcip_tunnel_apply(struct fcip_engine *fe, const struct fcip_tunnel_conf *c)
+{
+    struct fcip_tunnel *t = fcip_tunnel_find(fe, c->sw, c->id);
+    if (!t) {
+        struct fcip_tunnel **v = realloc(fe->t, sizeof *v * (size_t)(fe->n + 1));
+        t = calloc(1, sizeof *t);
+        if (!v || !t)
+            abort();
+        fe->t = v;
+        fe->t[fe->n++] = t;
+        t->fe = fe;
+        t->conf = *c;
+        t->next_port = FCIP_EPHEMERAL_FIRST;
+        t->st.peer_sw = -1;
+        t->seen = true;
+        tunnel_try(t);
+        return;
+    }
+    t->seen = true;
+    if (endpoints_differ(&t->conf, c)) {
+        tunnel_reset(t);
+        t->conf = *c;
+        tunnel_try(t);
+        return;
+    }
+    apply_live(t, c);
+}
+
+void fcip_engine_end(struct fcip_engine *fe)
+{
+    int k = 0;
+    for (int i = 0; i < fe->n; i++) {
+        if (fe->t[i]->seen)
+            fe->t[k++] = fe->t[i];
+        else
+            tunnel_free(fe->t[i]);
+    }
+    fe->n = k;
+}
+
+void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
+{
+    *st = t->st;
+    st->state = t->state;
+    snprintf(st->reason, sizeof st->reason, "%s", t->state == FCIP_DOWN && t->st.reason[0] ? t->st.reason : t->reason);
+    st->up = t->up;
+    st->nconn_up = 0;
+    for (int i = 0; i < 2; i++) {
+        struct endpoint *ep = t->ep[i];
+        st->conn[i].present = ep != NULL;
+        if (!ep)
+            continue;
+        st->nconn_up += ep->established;
+        st->conn[i].local_ip = t->conf.local_ip;
+        st->conn[i].remote_ip = t->conf.peer_ip;
+        st->conn[i].local_port = ep->lport;
+        st->conn[i].remote_port = ep->pport;
+        tcp_stats_get(ep->c, &st->conn[i].tcp);
+    }
+}

@@ -1,0 +1,109 @@
+/*
+ * FCIP tunnels as engine objects: each end of each FCIP link (interface
+ * fcipN of a switch) with its TCP connections over the IP data plane, the
+ * FCIP encapsulation of FC frames into their byte streams, compression,
+ * and the ISL it gives the fabric once up. No store, no session: the fcip
+ * feature's reconcile hook feeds it a desired configuration per tunnel.
+ *
+ * Bringing a link up (docs/fcip-engine.md):
+ *   admin up, profile address owned by an up port, peer known
+ *   -> TCP: every end that is not passive opens the control connection,
+ *      then the data one (tcp-connections 2); each end also accepts its
+ *      peer's SYNs on the profile port. When both ends open at once, the
+ *      lower IP address's connections win (the other end drops its own).
+ *   -> FCIP link up: each end sends its link parameters (switch, trunk
+ *      mode, allowed VSANs, port VSAN) as a class F frame on the control
+ *      connection; the answer fixes the VSANs the ISL carries
+ *   -> the ISL is given to the fabric (trunking, or up in the port VSAN).
+ * A connection that closes (maximum retransmissions, keepalive, reset)
+ * takes the link down with its reason; an active end tries again after
+ * FCIP_RETRY_NS, a passive one waits for its peer.
+ */
+#ifndef MDSIM_FCIP_TUNNEL_H
+#define MDSIM_FCIP_TUNNEL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/engine.h"
+#include "tcp/tcp.h"
+#include "fabric/fabric.h"
+
+struct ipnet;
+struct fcip_engine;
+struct fcip_tunnel;
+
+#define FCIP_RETRY_NS (2ULL * ENGINE_NS_PER_SEC) /* an active end's next attempt */
+#define FCIP_EPHEMERAL_FIRST 65532u
+/* Frames wait for TCP's send buffer as FC frames wait for buffer-to-buffer
+ * credit: nothing is dropped, the sources' outstanding I/Os bound the wait.
+ * This cap only stops a runaway source. */
+#define FCIP_BACKLOG_MAX (256u << 20)
+
+enum fcip_comp { FCIP_COMP_OFF, FCIP_COMP_AUTO, FCIP_COMP_MODE1, FCIP_COMP_MODE2, FCIP_COMP_MODE3 };
+enum fcip_trunk { FCIP_TRUNK_ON, FCIP_TRUNK_OFF, FCIP_TRUNK_AUTO };
+
+/* Desired state of one end, as the reconcile derives it from the store. */
+struct fcip_tunnel_conf {
+    int sw, id;
+    bool admin_up;
+    uint32_t local_ip;  /* the profile's address; 0 when it has none */
+    uint16_t local_port;
+    uint32_t peer_ip;   /* 0 without peer-info */
+    uint16_t peer_port;
+    bool passive;
+    int nconn;          /* 1 or 2 */
+    struct tcp_params tcp; /* mss is taken from the route MTU */
+    enum fcip_comp comp;
+    bool write_acc;
+    enum fcip_trunk trunk;
+    struct vsan_set allowed;
+    int port_vsan;
+};
+
+enum fcip_state {
+    FCIP_ADMIN_DOWN,
+    FCIP_DOWN,      /* not connected: see the reason */
+    FCIP_INIT,      /* TCP up, link parameters not exchanged yet */
+    FCIP_UP,        /* an E port in its port VSAN */
+    FCIP_TRUNKING,  /* a TE port */
+};
+
+struct fcip_conn_info {
+    bool present;
+    uint32_t local_ip, remote_ip;
+    uint16_t local_port, remote_port;
+    struct tcp_stats tcp;
+};
+
+struct fcip_status {
+    enum fcip_state state;
+    char reason[64];          /* why it is down, NX-OS wording */
+    int peer_sw;              /* -1 until the link parameters arrived */
+    struct vsan_set up, isolated; /* trunk VSANs up / allowed but not up */
+    int nconn_up;
+    struct fcip_conn_info conn[2]; /* control, data */
+    uint64_t attempts, closes;    /* active connection attempts, connections closed */
+    uint64_t last_change_ns;
+    uint64_t frames_out, bytes_out, frames_in, bytes_in; /* FC frames and their bytes */
+    uint64_t cf_frames_out, cf_bytes_out, cf_frames_in, cf_bytes_in; /* class F among them */
+    uint64_t dropped;             /* frames given to a link that was down, or over the backlog */
+    uint64_t comp_in, comp_out;   /* bytes before and after the compressor (data frames) */
+    uint64_t decomp_in, decomp_out;
+    bool write_acc_active;        /* configured at both ends */
+};
+
+struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabric *fab);
+void fcip_engine_free(struct fcip_engine *fe);
+
+/* Reconcile: mark, apply each tunnel's desired state, sweep. A tunnel
+ * whose endpoints did not change keeps its connections and counters;
+ * TCP profile, compression and trunk changes apply live. */
+void fcip_engine_begin(struct fcip_engine *fe);
+void fcip_tunnel_apply(struct fcip_engine *fe, const struct fcip_tunnel_conf *c);
+void fcip_engine_end(struct fcip_engine *fe);
+
+/* NULL when the switch has no such tunnel. */
+struct fcip_tunnel *fcip_tunnel_find(struct fcip_engine *fe, int sw, int id);
+void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st);
+const char *fcip_state_text(enum fcip_state s);
+
+#endif
