@@ -182,7 +182,7 @@ START_TEST(protocols_demultiplex)
     run(0, netsim_50ms);
     struct ipnet *net = lab_ipnet(lab);
     struct ipnet_port_stats before, after;
-    ipnet_register(net, 200, test_rx, NULL);
+    ipnet_register(net, 200, test_rx, NULL, NULL);
     struct ipnet_pkt p = {.dst = 0xC0A80A02, .proto = 200, .df = true, .ip_len = 1000};
     memcpy(p.payload, "hello", 6);
     got_n = 0;
