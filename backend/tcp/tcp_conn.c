@@ -389,9 +389,12 @@ static void take_syn(tcp_conn *c, const struct tcp_seg *seg)
     c->rcv_nxt = 1;
     c->last_ack_sent = 1;
     c->ts_recent = seg->ts_val;
-    c->rcv_mss = seg->mss ? seg->mss : c->p.mss;
-    if (seg->mss && seg->mss < c->mss)
-        c->mss = seg->mss;
+    /* An MSS option below the minimum is not believed (RFC 9293 3.7.1
+     * lets a sender assume 536 without one). */
+    uint32_t peer = seg->mss >= TCP_MSS_MIN ? seg->mss : TCP_MSS_MIN;
+    c->rcv_mss = peer;
+    if (peer < c->mss)
+        c->mss = peer;
     c->sack_ok = c->p.sack && seg->sack_ok;
 }
 

@@ -89,6 +89,10 @@ static void take_fin(tcp_conn *c)
 void tcp_rcv_data(tcp_conn *c, const struct tcp_seg *seg)
 {
     uint64_t s = seg->seq, e = seg->seq + seg->len;
+    if (e < s || e > c->rcv_nxt + TCP_RCV_WND) {
+        c->ack_now = true;      /* beyond the window we advertised: not acceptable */
+        return;
+    }
     if (seg->flags & TCP_FIN) {
         c->have_peer_fin = true;
         c->peer_fin_seq = e;

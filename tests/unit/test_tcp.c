@@ -45,8 +45,10 @@ struct side {
     uint64_t drop_seqs[16];     /* first transmission of these seqs is lost */
     int n_drop_seqs;
     bool drop_all;
+    void (*mangle)(side *s, struct tcp_seg *seg);   /* edit the copy sent */
     uint32_t dup_every;         /* send every nth segment twice */
     uint64_t out_count;
+    uint8_t last_n_sack;        /* of the last segment sent */
     uint64_t max_seq_sent;
     /* application */
     uint32_t rec_len;           /* bulk writer record size, 0 = random 1..6000 */
@@ -201,6 +203,8 @@ static void pipe_send(side *s, const struct tcp_seg *seg, uint32_t ip_len)
     struct tcp_seg *copy = malloc(sizeof *copy);
     ck_assert_ptr_nonnull(copy);
     *copy = *seg;
+    if (s->mangle)
+        s->mangle(s, copy);
     s->n->live_segs++;
     netsim_pipe_send(s->pipe, (netsim_pkt){ ip_len + s->n->l2_extra, copy });
 }
@@ -208,8 +212,12 @@ static void pipe_send(side *s, const struct tcp_seg *seg, uint32_t ip_len)
 static void ip_output(void *ctx, const struct tcp_seg *seg, uint32_t ip_len)
 {
     side *s = ctx;
-    ck_assert_uint_eq(ip_len, tcp_seg_ip_len(seg));
+    uint32_t opt = seg->n_sack ? 4u + 8u * seg->n_sack : 0u;
+    ck_assert_uint_le(seg->n_sack, TCP_SACK_MAX);
+    ck_assert_uint_eq(ip_len, 52 + seg->len + opt);
+    ck_assert_uint_le(ip_len, tcp_get_params(s->c)->mss + 52);   /* within the MTU */
     s->out_count++;
+    s->last_n_sack = seg->n_sack;
     if (seg->len && s->keep_log) {
         if (s->n_log == s->cap_log) {
             s->cap_log = s->cap_log ? s->cap_log * 2 : 4096;
@@ -410,6 +418,38 @@ START_TEST(test_syn_lost_then_retransmitted)
 }
 END_TEST
 
+static bool drop_first_synack_and_ack(side *s, const struct tcp_seg *seg)
+{
+    static int synack, ack;
+    if (s->id == 1 && (seg->flags & TCP_SYN))
+        return synack++ == 0;                      /* the first SYN-ACK */
+    if (s->id == 0 && !(seg->flags & TCP_SYN) && seg->len == 0)
+        return ack++ < 2;   /* the handshake's ACK, and the one that answers
+                             * the SYN-ACK the passive side repeats at 1 s */
+    return false;
+}
+
+/* Lost SYN-ACK: the SYN is sent again and answered again. Lost third ACK:
+ * the passive side is established by the first data segment's ACK. */
+START_TEST(test_synack_and_ack_lost)
+{
+    net *n = net_default(1 * MS, 1000000000ULL, 18);
+    n->s[0].drop = drop_first_synack_and_ack;
+    n->s[1].drop = drop_first_synack_and_ack;
+    net_connect(n);
+    run_for(n, 1100 * MS);
+    ck_assert_int_eq(tcp_state_get(n->s[0].c), TCP_ESTABLISHED);
+    ck_assert_int_eq(tcp_state_get(n->s[1].c), TCP_SYN_RCVD);
+    ck_assert(app_write(&n->s[0], 500));
+    run_for(n, 10 * MS);
+    ck_assert_int_eq(tcp_state_get(n->s[1].c), TCP_ESTABLISHED);
+    ck_assert_uint_eq(n->s[1].rx_recs, 1);
+    ck_assert_int_eq(n->s[0].n_established, 1);
+    ck_assert_int_eq(n->s[1].n_established, 1);
+    net_free(n);
+}
+END_TEST
+
 START_TEST(test_syn_timeout)
 {
     net *n = net_default(1 * MS, 1000000000ULL, 18);
@@ -486,6 +526,45 @@ START_TEST(test_free_hands_back_records)
     n->s[0].c = tcp_conn_new(n->e, "fresh", &p, &cb);
     run_for(n, 200 * MS);
     ck_assert_uint_eq(n->s[1].rx_recs, got);
+    net_free(n);
+}
+END_TEST
+
+static void push_far_ahead(side *s, struct tcp_seg *seg)
+{
+    (void)s;
+    static int count;
+    if (seg->len && ++count == 5)
+        seg->seq += 1ull << 40;
+}
+
+/* A segment beyond the advertised window is not accepted: it is as good as
+ * lost, the data is retransmitted, the stream stays whole. Records larger
+ * than the whole send limit go into an empty buffer; empty ones never. */
+START_TEST(test_out_of_window_and_record_sizes)
+{
+    net *n = net_default(1 * MS, 1000000000ULL, 38);
+    n->s[0].mangle = push_far_ahead;
+    net_connect(n);
+    run_for(n, 20 * MS);
+    for (int i = 0; i < 20; i++)
+        ck_assert(app_write(&n->s[0], 1448));
+    run_for(n, 1 * SEC);
+    ck_assert_uint_eq(n->s[1].rx_recs, 20);
+    ck_assert_uint_eq(n->s[1].rx_early, 0);
+    ck_assert_uint_eq(n->s[1].rx_order_errors, 0);
+    struct tcp_stats st = stats(&n->s[0]);
+    ck_assert_uint_eq(st.retx_segs, 1);
+    /* Nothing of it was kept: the receiver has no block left to SACK. */
+    ck_assert_uint_eq(n->s[1].last_n_sack, 0);
+    ck_assert(!app_write(&n->s[0], 0));
+    uint32_t big = 40u * 1024u * 1024u;            /* > MWS + send buffer */
+    ck_assert_uint_gt(big, st.mws);
+    ck_assert(app_write(&n->s[0], big));
+    ck_assert(!app_write(&n->s[0], 1));
+    run_for(n, 2 * SEC);
+    ck_assert_uint_eq(n->s[1].rx_recs, 21);
+    ck_assert_uint_eq(n->s[1].rx_bytes, 20 * 1448 + (uint64_t)big);
     net_free(n);
 }
 END_TEST
@@ -1031,10 +1110,12 @@ static Suite *tcp_suite(void)
     TCase *l = tcase_create("lifecycle");
     tcase_add_test(l, test_handshake);
     tcase_add_test(l, test_syn_lost_then_retransmitted);
+    tcase_add_test(l, test_synack_and_ack_lost);
     tcase_add_test(l, test_syn_timeout);
     tcase_add_test(l, test_graceful_close);
     tcase_add_test(l, test_abort_resets_peer);
     tcase_add_test(l, test_free_hands_back_records);
+    tcase_add_test(l, test_out_of_window_and_record_sizes);
     tcase_add_test(l, test_params_check);
     suite_add_tcase(s, l);
     TCase *g = tcase_create("golden");
