@@ -666,6 +666,11 @@ START_TEST(test_g5_rate_bound)
     double x = measure(n, 1, 4 * SEC);
     double bound = 10e6 / 8 * 1448.0 / 1518.0;
     printf("G5: %.0f B/s TCP payload, path bound %.0f (%.2f %%)\n", x, bound, 100 * x / bound);
+    /* Paced at the path rate: no standing queue, no loss. */
+    netsim_pipe_stats ps;
+    netsim_pipe_stats_get(n->s[0].pipe, &ps);
+    ck_assert_uint_eq(stats(&n->s[0]).retx_segs, 0);
+    ck_assert_uint_le(ps.max_qlen_bytes, 2 * 1518);
     /* Records arrive whole: the window edge may catch one more. */
     ck_assert(x >= 0.97 * bound && x <= 1.003 * bound);
     net_free(n);
@@ -713,6 +718,7 @@ START_TEST(test_g9_line_rate)
     double expect = 125e6 * 1448.0 / 1538.0;
     printf("G9: %.0f B/s TCP payload (FC payload %.0f), expected %.0f (%.2f %%)\n", x,
            x * 2048 / 2112, expect, 100 * x / expect);
+    ck_assert_uint_eq(stats(&n->s[0]).retx_segs, 0);
     ck_assert(x >= 0.98 * expect && x <= 1.003 * expect);
     net_free(n);
 }
