@@ -277,16 +277,20 @@ static void report(const char *what, const struct summary *s)
            s->hwm_max < TARGET_RSS_KB ? "meets it" : "misses it");
 }
 
-static void remove_lab(const char *db)
+/* Removes db followed by suffix; a name too long to build cannot exist. */
+static void unlink_suffixed(const char *db, const char *suffix)
 {
     char p[4200];
+    if (snprintf(p, sizeof p, "%s%s", db, suffix) < (int)sizeof p)
+        unlink(p);
+}
+
+static void remove_lab(const char *db)
+{
     unlink(db);
-    snprintf(p, sizeof p, "%s-wal", db);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", db);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-journal", db);
-    unlink(p);
+    unlink_suffixed(db, "-wal");
+    unlink_suffixed(db, "-shm");
+    unlink_suffixed(db, "-journal");
 }
 
 int main(int argc, char **argv)
@@ -302,7 +306,11 @@ int main(int argc, char **argv)
 
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/mdsim-bench-startup.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (snprintf(dir, sizeof dir, "%s/mdsim-bench-startup.XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
+        (int)sizeof dir) {
+        fprintf(stderr, "bench_startup: TMPDIR is too long\n");
+        return 2;
+    }
     if (!mkdtemp(dir)) {
         perror("bench_startup: mkdtemp");
         return 2;

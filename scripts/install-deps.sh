@@ -1,7 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages mdsim needs to build and test, when missing.
 set -e
-PKGS="cmake make gcc clang pkg-config libcli-dev libreadline-dev libsqlite3-dev check libssh-dev zlib1g-dev openssh-client sshpass time tmux libcrypt-dev sqlite3"
+# Build: compilers, cmake, the libraries (README "Dependencies"). Tests:
+# openssh-client and sshpass (SSH sessions), tmux (the console on a real
+# terminal), sqlite3 (foreign and busy lab files), time (bench/).
+PKGS="cmake make gcc clang pkg-config libreadline-dev libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev
+ openssh-client sshpass tmux sqlite3 time coreutils"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

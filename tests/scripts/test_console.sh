@@ -5,8 +5,8 @@
 # usage: test_console.sh MDSIM
 mdsim=$(realpath "$1")
 if ! command -v tmux >/dev/null 2>&1; then
-    echo "SKIP: tmux is not installed"
-    exit 0
+    echo "SKIP: tmux is not installed (scripts/install-deps.sh installs it)"
+    exit 77
 fi
 dir=$(mktemp -d)
 # A private socket directory, and a new server (socket) for each start:

@@ -5,21 +5,14 @@
 # stdin piped to plain mdsim prints a transcript.
 # usage: test_labfile.sh MDSIM
 mdsim=$1
+# sqlite3 builds the foreign and the too-new SQLite files.
+command -v sqlite3 > /dev/null || { echo "SKIP: no sqlite3 (scripts/install-deps.sh installs it)"; exit 77; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# Runs SQL on a file with whatever SQLite client there is.
-sql() {
-    if command -v sqlite3 >/dev/null 2>&1; then
-        sqlite3 "$1" "$2"
-    elif command -v python3 >/dev/null 2>&1; then
-        python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()' "$1" "$2"
-    else
-        return 127
-    fi
-}
+sql() { sqlite3 "$1" "$2"; }
 
 # refused FILE WHAT PATTERN: mdsim must exit 1 with PATTERN on stderr,
 # nothing on stdout, and leave FILE (and no journal beside it) untouched.
@@ -52,7 +45,7 @@ refused "$dir/text.db" "text file" "not an mdsim lab"
 if sql "$dir/other.db" "CREATE TABLE songs(title TEXT); INSERT INTO songs VALUES ('x');"; then
     refused "$dir/other.db" "foreign SQLite file" "not an mdsim lab"
 else
-    echo "SKIP: no sqlite3 or python3 to build a foreign SQLite file"
+    fail "sqlite3 could not build a foreign SQLite file"
 fi
 
 # 3. A lab written by a newer mdsim (larger user_version).
@@ -62,7 +55,7 @@ if sql "$dir/newer.db" "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DEL
     rm -f "$dir/newer.db-wal" "$dir/newer.db-shm"
     refused "$dir/newer.db" "newer schema" "newer"
 else
-    echo "SKIP: no sqlite3 or python3 to raise user_version"
+    fail "sqlite3 could not raise user_version"
 fi
 
 # A fresh lab for the replay options.

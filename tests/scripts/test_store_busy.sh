@@ -4,7 +4,7 @@
 # nothing; the program neither aborts nor hangs. (It used to abort with
 # "store write failed: database is locked".)
 mdsim=$1
-command -v sqlite3 > /dev/null || { echo "SKIP: no sqlite3 (scripts/install-deps.sh installs it)"; exit 0; }
+command -v sqlite3 > /dev/null || { echo "SKIP: no sqlite3 (scripts/install-deps.sh installs it)"; exit 77; }
 dir=$(mktemp -d)
 holder=""
 trap '[ -n "$holder" ] && kill "$holder" 2> /dev/null; wait 2> /dev/null; rm -rf "$dir"' EXIT

@@ -2,6 +2,10 @@
 # directory, `mdsim serve` started on free high ports and always stopped,
 # the test client built beside mdsim, and ssh options for OpenSSH.
 mdsim=$1
+for tool in ssh sshpass timeout; do
+    command -v $tool > /dev/null ||
+        { echo "SKIP: no $tool (scripts/install-deps.sh installs it)"; exit 77; }
+done
 client="$(dirname "$mdsim")/mdsim_client"
 [ -x "$mdsim" ] && [ -x "$client" ] || { echo "FAIL: need $mdsim and $client"; exit 1; }
 work=$(mktemp -d)
