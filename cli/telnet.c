@@ -443,7 +443,8 @@ static bool read_field(struct term *t, char *buf, size_t n, bool echo)
     return true;
 }
 
-bool term_login(struct term *t, char *user, size_t n, enum role *role)
+/* "login:" and "Password:" prompts, up to three tries. */
+static bool term_login(struct term *t, char *user, size_t n, enum role *role)
 {
     char pass[128], prompt[64];
     lab_lock(t->o.lab);

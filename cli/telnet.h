@@ -43,8 +43,6 @@ struct term *term_new(const struct term_transport *tr, const struct term_opts *o
 void term_free(struct term *t);
 void term_set_window(struct term *t, int rows, int cols);
 
-/* "login:" and "Password:" prompts, up to three tries. */
-bool term_login(struct term *t, char *user, size_t n, enum role *role);
 /* Runs the CLI until `exit`, end of input, idle timeout or shutdown. */
 void term_shell(struct term *t, const char *user, enum role role);
 /* One command without a prompt (an SSH exec request); 0 ok, 1 failed. */

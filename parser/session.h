@@ -1,7 +1,10 @@
 /*
  * A CLI session on one switch: its mode, its terminal settings, and the
  * execution of one line (match, run under the lab lock in a savepoint,
- * filter, page). Every front-end drives sessions through this API only.
+ * filter, then, with the lab released, page). Front-ends call the
+ * functions below, set the terminal and login fields (io, term_length,
+ * term_width, interactive, no_prompt, role, user) and read the results
+ * (closed, mode, last_error); the rest is the session's own.
  */
 #ifndef MDSIM_SESSION_H
 #define MDSIM_SESSION_H
@@ -91,7 +94,9 @@ bool cmd_confirm(struct session *s, const char *question);
  * clock. Returns false when the user interrupted: the handler stops there
  * and prints what a real switch prints on Ctrl-C. */
 bool cmd_wait_until(struct session *s, uint64_t t);
-/* Runs `line` as if typed at exec mode (for `do`); offset places carets. */
+/* Runs `line` in mode m within the command that calls it (`do`, a reload
+ * replaying the startup configuration): the caller holds the lab, and the
+ * output goes to s->out for the caller to show. offset places carets. */
 int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset);
 
 /* The program's command tables, the parser's own (parser_cmds.h) among

@@ -16,7 +16,7 @@ void sb_add(strbuf *b, const char *s, size_t n);
 void sb_puts(strbuf *b, const char *s);
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
-/* Moves the contents of src into dst, leaving src empty. */
+/* Exchanges the contents of a and b (pointers only, nothing copied). */
 void sb_swap(strbuf *a, strbuf *b);
 const char *sb_str(strbuf *b);
 

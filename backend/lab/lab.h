@@ -1,6 +1,6 @@
 /*
  * An open lab: the SQLite file, the switches' cached identity, the shared
- * simulated clock and the lock every command runs under.
+ * simulated clock and the lock commands run under (see lab_lock).
  */
 #ifndef MDSIM_LAB_H
 #define MDSIM_LAB_H
@@ -40,8 +40,11 @@ void *lab_feature_state(struct lab *lab, const struct feature *f);
 /* Module in a slot: its model, or NULL when the slot is empty. */
 const char *lab_module(struct lab *lab, int sw, int slot);
 
-/* Every command runs between lab_lock/lab_unlock, and its store writes
- * between txn_begin/txn_end so a failed command changes nothing. */
+/* session_exec runs a command between lab_lock/lab_unlock, and its store
+ * writes between txn_begin/txn_end so that a failed command changes
+ * nothing. A command that waits (lab_pause below, cmd_confirm) commits what
+ * it wrote so far and releases the lab meanwhile. The pager runs after
+ * lab_unlock. */
 void lab_lock(struct lab *lab);
 void lab_unlock(struct lab *lab);
 void lab_txn_begin(struct lab *lab);
@@ -56,6 +59,7 @@ void lab_batch_end(struct lab *lab);
 /* Undoes the whole batch (replay --check). */
 void lab_batch_abort(struct lab *lab);
 
+/* The lab's database connection, for tests that inspect the store. */
 sqlite3 *lab_db(struct lab *lab);
 sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql);
 /* Runs a write statement; aborts on a constraint the handlers should have

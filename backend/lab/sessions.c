@@ -58,11 +58,3 @@ void labsess_each(struct lab *lab, int sw, void (*fn)(void *ctx, const struct la
         if (e->sw == sw)
             fn(ctx, e);
 }
-
-int labsess_count(struct lab *lab)
-{
-    int n = 0;
-    for (struct labsess *e = owner == lab ? head : NULL; e; e = e->next)
-        n++;
-    return n;
-}

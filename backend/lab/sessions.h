@@ -30,6 +30,5 @@ void labsess_remove(struct lab *lab, struct labsess *e);
 void labsess_touch(struct lab *lab, struct labsess *e);
 /* Calls fn for each session on switch sw, oldest first. */
 void labsess_each(struct lab *lab, int sw, void (*fn)(void *ctx, const struct labsess *e), void *ctx);
-int labsess_count(struct lab *lab);
 
 #endif

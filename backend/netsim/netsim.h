@@ -32,13 +32,13 @@ enum netsim_knob {
     NETSIM_KNOB_COUNT
 };
 
-/* Is the port in a simulator pair? Its partner is returned when asked. */
 /* The port of a command's `ingress gigabitethernet s/p`: it must exist and
  * be in network simulator mode, else the session gets the error. */
 struct session;
 struct cmd_args;
 bool netsim_ingress_port(struct session *s, const struct cmd_args *a, int *slot, int *port);
 
+/* Is the port in a simulator pair? Its partner is returned when asked. */
 bool netsim_paired(struct lab *lab, int sw, int slot, int port, int *pslot, int *pport);
 /* Adds the pair a-b (both must exist and be unpaired; the caller checks). */
 void netsim_pair_add(struct lab *lab, int sw, int a_slot, int a_port, int b_slot, int b_port);

@@ -26,7 +26,6 @@ void user_delete(struct lab *lab, int sw, const char *name);
 /* `username` lines of the running configuration. */
 void user_render_config(struct lab *lab, int sw, strbuf *out);
 
-const char *user_role_name(enum role r);
 /* A new SHA-256 crypt hash with a random salt; false when crypt fails. */
 bool user_hash_password(const char *password, char *out, size_t n);
 /* A hash as `password 5 HASH` may give it: $5$ or $6$, well formed. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *user_role_name(enum role r) { return r == ROLE_OPERATOR ? "network-operator" : "network-admin"; }
+static const char *user_role_name(enum role r) { return r == ROLE_OPERATOR ? "network-operator" : "network-admin"; }
 
 static enum role role_from(const char *s)
 {
