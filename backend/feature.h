@@ -13,9 +13,11 @@
 #define MDSIM_FEATURE_H
 #include "grammar.h"
 #include "strbuf.h"
+#include "engine/engine.h"
 
 struct lab;
 struct ipnet;
+struct session;
 
 /* Gates: what `feature X` (or its SAN-OS spelling) turns on. Commands of a
  * gated-off feature are invalid commands (cmd_def.feature names the gate). */
@@ -60,9 +62,14 @@ struct feature {
      * the hook that brings it in line with the committed store. A hook
      * diffs desired against running state per object, so what did not
      * change keeps its state, counters and packets. */
-    void *(*engine_new)(struct lab *lab);
+    void *(*engine_new)(struct lab *lab, engine_t *e, struct ipnet *net);
     void (*engine_free)(void *state);
     void (*reconcile)(struct lab *lab, struct ipnet *net, void *state);
+    /* Its interfaces, if it has a type of them: each in full for `show
+     * interface`, and its table in `show interface brief` (printed in list
+     * order). So a new interface type plugs in without editing another's. */
+    void (*show_interfaces)(struct session *s);
+    void (*show_brief)(struct session *s);
 };
 
 /* The ordered list, ending with NULL. */

@@ -160,7 +160,25 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
 }
 
 int ge_show_interface(struct session *s, const struct cmd_args *a);
-int ge_show_brief(struct session *s, const struct cmd_args *a);
+
+/* Every interface type of the registry, in list order. */
+static int show_all(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    for (const struct feature *const *f = features; *f; f++)
+        if ((*f)->show_interfaces)
+            (*f)->show_interfaces(s);
+    return 0;
+}
+
+static int show_brief(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    for (const struct feature *const *f = features; *f; f++)
+        if ((*f)->show_brief)
+            (*f)->show_brief(s);
+    return 0;
+}
 
 const struct cmd_def ge_cmds[] = {
     {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port>", NULL, cmd_interface, 0, 0, 0},
@@ -180,7 +198,7 @@ const struct cmd_def ge_cmds[] = {
      cmd_description, 0, 0, IFT(IFT_GE)},
     {M(MODE_IF), "[no] shutdown", NULL, cmd_shutdown, 0, 0, IFT(IFT_GE)},
     {M(MODE_EXEC), "show interface gigabitethernet <port:slot/port>", NULL, ge_show_interface, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show interface", NULL, ge_show_interface, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show interface brief", NULL, ge_show_brief, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show interface", NULL, show_all, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show interface brief", NULL, show_brief, CMD_PIPE, 0, 0},
     {0},
 };

@@ -80,12 +80,14 @@ static int ge_ports(struct session *s, int slot)
 int ge_show_interface(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *p = arg_get(a, "port");
-    if (p) {
-        if (!ge_exists(s->lab, s->sw, p->slot, p->port))
-            return cmd_error(s, "%% Invalid interface format");
-        show_port(s, p->slot, p->port);
-        return 0;
-    }
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port))
+        return cmd_error(s, "%% Invalid interface format");
+    show_port(s, p->slot, p->port);
+    return 0;
+}
+
+void ge_show_all(struct session *s)
+{
     bool first = true;
     for (int slot = 1; slot <= 13; slot++)
         for (int port = 1; port <= ge_ports(s, slot); port++) {
@@ -94,12 +96,10 @@ int ge_show_interface(struct session *s, const struct cmd_args *a)
             first = false;
             show_port(s, slot, port);
         }
-    return 0;
 }
 
-int ge_show_brief(struct session *s, const struct cmd_args *a)
+void ge_show_brief(struct session *s)
 {
-    (void)a;
     cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
                   "Interface            Status          IP Address        Speed   MTU   Port\n"
                   "                                                                     Channel\n"
@@ -116,5 +116,4 @@ int ge_show_brief(struct session *s, const struct cmd_args *a)
             const char *st = brief[ipnet_link_state(lab_ipnet(s->lab), s->sw, slot, port)];
             cmd_printf(s, "%-20s %-15s %-17s %-7s %-5d --\n", name, st, ip, "1 Gbps", c.mtu);
         }
-    return 0;
 }

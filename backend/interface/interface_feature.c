@@ -6,6 +6,8 @@
 #include "ipnet/ipnet.h"
 
 extern const struct cmd_def ge_cmds[];
+void ge_show_all(struct session *s);
+void ge_show_brief(struct session *s);
 
 static const struct owned_table tables[] = {{"ge_port", NULL}, {NULL, NULL}};
 
@@ -35,4 +37,6 @@ const struct feature interface_feature = {
     .render = {[SECTION_INTERFACES] = render},
     .tables = tables,
     .reconcile = reconcile,
+    .show_interfaces = ge_show_all,
+    .show_brief = ge_show_brief,
 };

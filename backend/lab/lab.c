@@ -181,18 +181,24 @@ static void engine_start(struct lab *lab)
         abort();
     for (int i = 0; i < n; i++)
         if (features[i]->engine_new)
-            lab->fstate[i] = features[i]->engine_new(lab);
+            lab->fstate[i] = features[i]->engine_new(lab, lab->engine, lab->net);
     declare_cables(lab);
     lab->dirty = true;
 }
 
+/* The data plane goes first: datagrams still in flight release what they
+ * hold (TCP segments their streams) while the features still exist; then
+ * the features, last first (fcip's tunnels hand frames back to the fabric). */
 static void engine_stop(struct lab *lab)
 {
-    for (int i = 0; features[i]; i++)
-        if (features[i]->engine_free)
-            features[i]->engine_free(lab->fstate[i]);
-    free(lab->fstate);
+    int n = 0;
+    while (features[n])
+        n++;
     ipnet_free(lab->net);
+    while (n-- > 0)
+        if (features[n]->engine_free)
+            features[n]->engine_free(lab->fstate[n]);
+    free(lab->fstate);
     engine_free(lab->engine);
 }
 
