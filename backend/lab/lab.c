@@ -40,9 +40,14 @@ struct lab {
     time_t wall_at_open;
     long long clock_delta; /* seconds the shown clock is ahead of the wall clock */
     double speed;          /* 0: virtual time */
+    pthread_t clock;       /* on real time: runs the engine while nobody types */
+    bool clock_on, clock_stop;
+    pthread_cond_t clock_wake;
     uint64_t rt_wall_ns; /* monotonic time when real time started */
     uint64_t rt_lab_ns;  /* lab time then */
 };
+
+static void clock_stop(struct lab *lab);
 
 void lab_default_path(char *buf, size_t n)
 {
@@ -226,6 +231,7 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     lab->db = db;
     lab->stmts = stmt_cache_new(db);
     pthread_mutex_init(&lab->lock, NULL);
+    pthread_cond_init(&lab->clock_wake, NULL);
     lab->wall_at_open = time(NULL);
     load_switches(lab);
     load_clock(lab);
@@ -241,10 +247,12 @@ void lab_close(struct lab *lab)
         return;
     if (lab->batch)
         lab_batch_end(lab);
+    clock_stop(lab);
     engine_stop(lab);
     stmt_cache_free(lab->stmts);
     sqlite3_close(lab->db);
     pthread_mutex_destroy(&lab->lock);
+    pthread_cond_destroy(&lab->clock_wake);
     free(lab->sw);
     free(lab);
 }
@@ -355,6 +363,8 @@ void lab_lock(struct lab *lab)
 void lab_unlock(struct lab *lab)
 {
     stmt_cache_reset_all(lab->stmts); /* no read transaction outlives a command */
+    if (lab->clock_on)
+        pthread_cond_signal(&lab->clock_wake); /* a command may have scheduled events */
     pthread_mutex_unlock(&lab->lock);
 }
 
@@ -476,11 +486,57 @@ static uint64_t wall_lab_ns(const struct lab *lab)
     return lab->rt_lab_ns + (uint64_t)((double)(mono_ns() - lab->rt_wall_ns) * lab->speed);
 }
 
+/* The clock on its own (docs/lab-clock.md): on real time a thread runs
+ * the engine up to the wall clock in slices of at least CLOCK_SLICE_NS,
+ * so continuous traffic never piles up for the next command; with no
+ * event pending it sleeps until a command wakes it, costing nothing. */
+#define CLOCK_SLICE_NS (100 * ENGINE_NS_PER_MS)
+
+static void *clock_main(void *arg)
+{
+    struct lab *lab = arg;
+    pthread_mutex_lock(&lab->lock);
+    while (!lab->clock_stop) {
+        if (lab->txn_depth == 0 && !lab->batch)
+            lab_tick(lab);
+        stmt_cache_reset_all(lab->stmts); /* the wait below releases the lock */
+        uint64_t next = engine_next_time(lab->engine);
+        if (next == ENGINE_TIME_NEVER) {
+            pthread_cond_wait(&lab->clock_wake, &lab->lock);
+            continue;
+        }
+        uint64_t wait = lab_wall_until(lab, next);
+        wait = wait > CLOCK_SLICE_NS ? wait : CLOCK_SLICE_NS;
+        struct timespec at;
+        clock_gettime(CLOCK_REALTIME, &at);
+        uint64_t ns = (uint64_t)at.tv_nsec + wait;
+        at.tv_sec += (time_t)(ns / 1000000000u);
+        at.tv_nsec = (long)(ns % 1000000000u);
+        pthread_cond_timedwait(&lab->clock_wake, &lab->lock, &at);
+    }
+    pthread_mutex_unlock(&lab->lock);
+    return NULL;
+}
+
+static void clock_stop(struct lab *lab)
+{
+    if (!lab->clock_on)
+        return;
+    pthread_mutex_lock(&lab->lock);
+    lab->clock_stop = true;
+    pthread_cond_signal(&lab->clock_wake);
+    pthread_mutex_unlock(&lab->lock);
+    pthread_join(lab->clock, NULL);
+    lab->clock_on = lab->clock_stop = false;
+}
+
 void lab_set_realtime(struct lab *lab, double speed)
 {
     lab->speed = speed;
     lab->rt_wall_ns = mono_ns();
     lab->rt_lab_ns = lab_now(lab);
+    if (speed > 0 && !lab->clock_on && pthread_create(&lab->clock, NULL, clock_main, lab) == 0)
+        lab->clock_on = true;
 }
 
 void lab_tick(struct lab *lab)
