@@ -221,5 +221,8 @@ struct tcp_stats {
     uint64_t keepalives;          /* keepalive probes sent */
 };
 void tcp_stats_get(const tcp_conn *c, struct tcp_stats *out);
+/* Zero the counters (bytes, segments and events); state, timers and
+ * windows are untouched. */
+void tcp_stats_clear(tcp_conn *c);
 
 #endif

@@ -517,3 +517,8 @@ void tcp_stats_get(const tcp_conn *c, struct tcp_stats *out)
     out->flight = c->snd_max - c->snd_una;
     out->buffered = tcp_buffered(c);
 }
+
+void tcp_stats_clear(tcp_conn *c)
+{
+    memset(&c->st, 0, sizeof c->st);
+}

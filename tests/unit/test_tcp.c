@@ -761,6 +761,70 @@ START_TEST(test_g10_g11_floor)
 }
 END_TEST
 
+static uint64_t t_last_rec;
+
+static void note_time(void *ctx, void *r, uint32_t len)
+{
+    side *s = ctx;
+    app_deliver(ctx, r, len);
+    t_last_rec = engine_now(s->n->e);
+}
+
+/* Time from writing a 256 000-B read's 125 FCIP frames to the last one
+ * arriving; one-way 10 ms, 1 GbE, profile RTT 20 ms (G6 at the TCP level). */
+static uint64_t read_latency(net *n)
+{
+    uint64_t t0 = engine_now(n->e);
+    for (int i = 0; i < 125; i++)
+        ck_assert(app_write(&n->s[0], 2112));
+    run_for(n, 200 * MS);
+    ck_assert_uint_eq(n->s[1].rx_recs % 125, 0);
+    return t_last_rec - t0;
+}
+
+/* The floor (500 Mb/s x 20 ms = 1.25 MB, within MWS) is the first window,
+ * and after an idle second CWM does not hold a burst below it: the whole
+ * read leaves at once, paced at 1 Gb/s: 10 ms + 264 000 x 1538/1448 B at
+ * 125 MB/s = 12.24 ms. With min-available 1 Mb/s the initial window (3 MSS)
+ * and then the CWM burst (50 KB) cost round trips. */
+START_TEST(test_g6_read_latency_floor_and_cwm)
+{
+    struct tcp_params p;
+    tcp_params_default(&p);
+    p.rtt_cfg_ns = 20 * MS;
+    net *n = net_new(1, &p, &p, 10 * MS, 1000000000ULL, 38);
+    struct tcp_callbacks cb = { ip_output, note_time, app_writable, app_state, app_drop_rec,
+                                &n->s[1] };
+    tcp_conn_free(n->s[1].c);
+    n->s[1].c = tcp_conn_new(n->e, "rx", &p, &cb);
+    net_connect(n);
+    run_for(n, 100 * MS);
+    double expect = 10.0 + 264000.0 * 1538 / 1448 / 125e6 * 1e3;
+    double first = (double)read_latency(n) / MS;
+    run_for(n, 1 * SEC);
+    double again = (double)read_latency(n) / MS;
+    printf("G6: %.3f ms, after 1 s idle %.3f ms, expected %.3f ms\n", first, again, expect);
+    ck_assert(first >= expect - 0.05 && first <= expect + 0.2);
+    ck_assert(again >= expect - 0.05 && again <= expect + 0.2);
+    net_free(n);
+
+    p.min_avail_bps = 1000000;
+    n = net_new(1, &p, &p, 10 * MS, 1000000000ULL, 38);
+    tcp_conn_free(n->s[1].c);
+    cb.ctx = &n->s[1];
+    n->s[1].c = tcp_conn_new(n->e, "rx", &p, &cb);
+    net_connect(n);
+    run_for(n, 100 * MS);
+    first = (double)read_latency(n) / MS;
+    run_for(n, 1 * SEC);
+    again = (double)read_latency(n) / MS;
+    printf("G6 with min-available 1 Mb/s: %.3f ms, after 1 s idle %.3f ms\n", first, again);
+    ck_assert(first > expect + 40);                /* slow start: several RTTs */
+    ck_assert(again > expect + 20 && again < first);   /* CWM: 50 KB, then growth */
+    net_free(n);
+}
+END_TEST
+
 /* G12: drop everything one way after the connection is up: the RTO
  * doubles from 200 ms 4 times, the fifth expiry resets: 31 x 200 ms. */
 START_TEST(test_g12_max_retx_reset)
@@ -851,6 +915,17 @@ START_TEST(test_rto_backoff_and_cap)
     n->s[0].drop = log_and_drop_all;
     uint64_t t0 = engine_now(n->e);
     ck_assert(app_write(&n->s[0], 100));
+    run_for(n, 5 * SEC + 1 * MS);
+    /* After the first expiry: ssthresh = max(flight/2, 2 MSS, W_floor),
+     * cwnd lifted from 1 MSS to the floor (500 Mb/s x srtt). */
+    struct tcp_stats st = stats(&n->s[0]);
+    ck_assert_uint_eq(st.timeouts, 1);
+    ck_assert_uint_gt(st.w_floor, 1448);
+    ck_assert_uint_eq(st.cwnd, st.w_floor);
+    ck_assert_uint_eq(st.ssthresh, st.w_floor > 2 * 1448 ? st.w_floor : 2 * 1448);
+    tcp_stats_clear(n->s[0].c);
+    ck_assert_uint_eq(stats(&n->s[0]).timeouts, 0);
+    ck_assert_uint_eq(stats(&n->s[0]).cwnd, st.cwnd);
     run_for(n, 400 * SEC);
     /* 5, 10, 20, 40, 60, 60, 60, 60 s between transmissions. */
     static const uint64_t gap[] = { 5, 10, 20, 40, 60, 60, 60, 60 };
@@ -1130,6 +1205,7 @@ static Suite *tcp_suite(void)
     tcase_add_test(g, test_g5_rate_bound);
     tcase_add_test(g, test_g8_window_bound);
     tcase_add_test(g, test_g9_line_rate);
+    tcase_add_test(g, test_g6_read_latency_floor_and_cwm);
     tcase_add_test(g, test_g10_g11_floor);
     tcase_add_test(g, test_g12_max_retx_reset);
     tcase_add_test(g, test_g13_keepalive_close);
