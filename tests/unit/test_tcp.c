@@ -621,7 +621,7 @@ START_TEST(test_records_conserved_under_loss_reorder_dup)
         n->s[i].dup_every = 37;
         n->s[i].bulk = true;
         n->s[i].rec_len = 0;                        /* random 1..6000 */
-        n->s[i].send_limit_bytes = 1500000;
+        n->s[i].send_limit_bytes = 1000000;
     }
     net_connect(n);
     run_for(n, 10 * SEC);
@@ -632,7 +632,7 @@ START_TEST(test_records_conserved_under_loss_reorder_dup)
         /* Every record written was delivered, in order, exactly once. */
         ck_assert_uint_eq(s->rx_recs, o->written_recs);
         ck_assert_uint_eq(s->rx_bytes, o->written_bytes);
-        ck_assert_uint_ge(o->written_bytes, 1500000);
+        ck_assert_uint_ge(o->written_bytes, 1000000);
         struct tcp_stats st = stats(o);
         ck_assert_uint_gt(st.retx_segs, 0);
         ck_assert_uint_eq(st.bytes_acked, o->written_bytes);
@@ -690,8 +690,8 @@ START_TEST(test_g8_window_bound)
     n->s[0].bulk = true;
     n->s[0].rec_len = 2112;
     net_connect(n);
-    run_for(n, 1 * SEC);
-    double x = measure(n, 1, 3 * SEC);
+    run_for(n, 500 * MS);
+    double x = measure(n, 1, 2 * SEC);
     struct tcp_stats st = stats(&n->s[0]);
     double expect = 590034.0 / 0.050;
     printf("G8: MWS %lu B (srtt %lu ns), %.0f B/s, expected %.0f (%.2f %%)\n",
@@ -714,7 +714,7 @@ START_TEST(test_g9_line_rate)
     n->s[0].rec_len = 2112;
     net_connect(n);
     run_for(n, 100 * MS);
-    double x = measure(n, 1, 400 * MS);
+    double x = measure(n, 1, 250 * MS);
     double expect = 125e6 * 1448.0 / 1538.0;
     printf("G9: %.0f B/s TCP payload (FC payload %.0f), expected %.0f (%.2f %%)\n", x,
            x * 2048 / 2112, expect, 100 * x / expect);
@@ -749,7 +749,7 @@ START_TEST(test_g10_g11_floor)
 {
     struct tcp_stats a, b;
     double g10 = g10_run(1000000, 150, &a);
-    double g11 = g10_run(500000000, 10, &b);
+    double g11 = g10_run(500000000, 6, &b);
     printf("G10: %.3f Mb/s (retx %lu, fast %lu, timeouts %lu); G11: %.3f Mb/s "
            "(retx %lu, timeouts %lu), ratio %.1f\n",
            g10 / 1e6, (unsigned long)a.retx_segs, (unsigned long)a.fast_retx,
