@@ -283,12 +283,23 @@ static enum match_status match_climbing(struct session *s, struct piece *p, enum
     return p->r.status;
 }
 
-static int run_filters(struct session *s, struct piece *f, int nf)
+/* The filters of a typed line: matched with the command, under the lab
+ * lock, and run on its output once the lab is released (filter.c bounds
+ * their cost, but a session's filter must not hold up the others). */
+struct pipeline {
+    struct piece f[15];
+    int n;
+};
+
+static int run_filters(struct session *s, struct pipeline *pl)
 {
-    for (int i = 0; i < nf; i++)
-        if (f[i].r.var->cmd->fn(s, &f[i].r.args) != 0)
-            return 1;
-    return 0;
+    int rc = 0;
+    for (int i = 0; i < pl->n; i++) {
+        if (rc == 0 && pl->f[i].r.var->cmd->fn(s, &pl->f[i].r.args) != 0)
+            rc = 1;
+        piece_free(&pl->f[i]);
+    }
+    return rc;
 }
 
 /* Runs the handler; an interface command at (config-if)# entered for a
@@ -333,7 +344,10 @@ static long bad_char(const char *line)
     return -1;
 }
 
-static int run_line(struct session *s, const char *line, size_t col0, enum mode m)
+/* Runs the command of the line; its filters go to pl, or, when pl is NULL
+ * (a line run within a command), a pipe is refused. */
+static int run_line(struct session *s, const char *line, size_t col0, enum mode m,
+                    struct pipeline *pl)
 {
     struct segments sg;
     if (strlen(line) > LINE_MAX_CHARS)
@@ -354,7 +368,7 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
         report(s, p[0].r.status, col0, line, p[0].base + p[0].r.err_off, p[0].r.lo, p[0].r.hi);
         goto out;
     }
-    if (sg.n > 1 && !(p[0].r.var->cmd->flags & CMD_PIPE)) {
+    if (sg.n > 1 && (!(p[0].r.var->cmd->flags & CMD_PIPE) || !pl)) {
         report(s, MATCH_INVALID, col0, line, sg.end[0], 0, 0);
         goto out;
     }
@@ -389,8 +403,13 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
         s->mode = was;
         s->ctx = was_ctx;
     }
-    if (rc == 0)
-        rc = run_filters(s, p + 1, n - 1);
+    if (rc == 0 && n > 1) {
+        memcpy(pl->f, p + 1, (size_t)(n - 1) * sizeof *p);
+        pl->n = n - 1;
+        for (int i = 0; i < pl->n; i++) /* for a filter's own caret */
+            pl->f[i].r.args.offset = (int)(col0 + pl->f[i].base);
+        n = 1;
+    }
 out:
     for (int i = 0; i < n; i++)
         piece_free(&p[i]);
@@ -461,7 +480,7 @@ bool cmd_wait_until(struct session *s, uint64_t t)
 
 int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset)
 {
-    return run_line(s, line, offset, m);
+    return run_line(s, line, offset, m, NULL);
 }
 
 int session_exec(struct session *s, const char *line)
@@ -474,9 +493,12 @@ int session_exec(struct session *s, const char *line)
     s->no_more = s->filtered = s->stopped = false;
     s->page_left = first_page(s);
     s->last_error[0] = '\0';
-    int rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode);
+    struct pipeline pl = {.n = 0};
+    int rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl);
     uint64_t behind = lab_wall_until(s->lab, lab_now(s->lab));
     lab_unlock(s->lab);
+    if (run_filters(s, &pl) != 0)
+        rc = 1;
     if (behind && !s->stopped) /* a command ran the clock ahead of the wall */
         wait_wall(s, behind);
     emit(s);

@@ -1,7 +1,7 @@
 /*
  * A CLI session on one switch: its mode, its terminal settings, and the
  * execution of one line (match, run under the lab lock in a savepoint,
- * filter, then, with the lab released, page). Front-ends call the
+ * then, with the lab released, filter and page). Front-ends call the
  * functions below, set the terminal and login fields (io, term_length,
  * term_width, interactive, no_prompt, role, user) and read the results
  * (closed, mode, last_error); the rest is the session's own.
@@ -96,7 +96,8 @@ bool cmd_confirm(struct session *s, const char *question);
 bool cmd_wait_until(struct session *s, uint64_t t);
 /* Runs `line` in mode m within the command that calls it (`do`, a reload
  * replaying the startup configuration): the caller holds the lab, and the
- * output goes to s->out for the caller to show. offset places carets. */
+ * output goes to s->out for the caller to show. A pipe is refused there:
+ * filters belong to the typed line. offset places carets. */
 int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset);
 
 /* The program's command tables, the parser's own (parser_cmds.h) among

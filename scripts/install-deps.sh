@@ -4,7 +4,7 @@ set -e
 # Build: compilers, cmake, the libraries (README "Dependencies"). Tests:
 # openssh-client and sshpass (SSH sessions), tmux (the console on a real
 # terminal), sqlite3 (foreign and busy lab files), time (bench/).
-PKGS="cmake make gcc clang pkg-config libreadline-dev libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev
+PKGS="cmake make gcc clang pkg-config libreadline-dev libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev libpcre2-dev
  openssh-client sshpass tmux sqlite3 time coreutils"
 missing=""
 for p in $PKGS; do

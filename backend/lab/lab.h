@@ -43,8 +43,8 @@ const char *lab_module(struct lab *lab, int sw, int slot);
 /* session_exec runs a command between lab_lock/lab_unlock, and its store
  * writes between txn_begin/txn_end so that a failed command changes
  * nothing. A command that waits (lab_pause below, cmd_confirm) commits what
- * it wrote so far and releases the lab meanwhile. The pager runs after
- * lab_unlock. */
+ * it wrote so far and releases the lab meanwhile. Output filters and the
+ * pager run after lab_unlock. */
 void lab_lock(struct lab *lab);
 void lab_unlock(struct lab *lab);
 void lab_txn_begin(struct lab *lab);
