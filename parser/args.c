@@ -22,3 +22,44 @@ const char *arg_str(const struct cmd_args *a, const char *name)
     const struct cmd_arg *v = arg_get(a, name);
     return v ? v->str : NULL;
 }
+
+static bool rl_number(const char *s, size_t n, size_t *i, long *v)
+{
+    size_t start = *i;
+    *v = 0;
+    while (*i < n && s[*i] >= '0' && s[*i] <= '9' && *i - start < 10)
+        *v = *v * 10 + (s[(*i)++] - '0');
+    return *i > start && (*i == n || s[*i] < '0' || s[*i] > '9');
+}
+
+bool arg_rangelist_each(const char *s, size_t n, long lo, long hi, bool *range_err,
+                        void (*fn)(void *ctx, long first, long last), void *ctx)
+{
+    bool err = false;
+    size_t i = 0;
+    for (;;) {
+        long a, b;
+        if (!rl_number(s, n, &i, &a))
+            return false;
+        b = a;
+        if (i < n && s[i] == '-') {
+            i++;
+            if (!rl_number(s, n, &i, &b))
+                return false;
+        }
+        if (a < lo || a > hi || b < lo || b > hi)
+            err = true;
+        else if (b < a)
+            return false;
+        else if (fn)
+            fn(ctx, a, b);
+        if (i == n)
+            break;
+        if (s[i] != ',' || i + 1 == n)
+            return false;
+        i++;
+    }
+    if (range_err)
+        *range_err = err;
+    return !err;
+}

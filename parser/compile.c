@@ -2,6 +2,7 @@
  * alternative expanded, so matching walks flat token arrays. */
 #include "grammar.h"
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,12 +98,16 @@ static void parse_var(struct cx *c, struct gtoken *t, const char *s, size_t n)
     const char *ty = colon + 1;
     size_t tn = n - (size_t)(ty - s);
     char *end;
-    t->lo = strtol(ty, &end, 10);
-    if (end != ty && *end == '-') {
-        t->kind = TOK_INT;
+    bool list = tn > 5 && strncmp(ty, "list:", 5) == 0; /* <vsans:list:1-4093> */
+    const char *num = list ? ty + 5 : ty;
+    t->lo = strtol(num, &end, 10);
+    if (end != num && *end == '-') {
+        t->kind = list ? TOK_RANGELIST : TOK_INT;
         t->hi = strtol(end + 1, &end, 10);
         if (end != s + n)
             die(c, "bad range");
+        if (list)
+            t->help = "Range list";
     } else {
         size_t i = 0;
         while (i < sizeof var_types / sizeof var_types[0] &&

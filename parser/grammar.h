@@ -9,6 +9,7 @@
  *   <name:wwn>         hh:hh:hh:hh:hh:hh:hh:hh
  *   <name:slot/port>   interface number   <name:hh:mm:ss> time of day
  *   <name:word>        one word           <name:line>     rest of the line
+ *   <name:list:1-4093> comma-separated numbers and ranges (`1-10,20`)
  *   [ ... ]            optional part      { a | b }       one of
  *
  * A leading "[no]" gives the command its `no` form. Help for a word comes
@@ -20,6 +21,7 @@
 #define MDSIM_GRAMMAR_H
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include "mode.h"
 
 struct session;
@@ -53,13 +55,14 @@ enum tok_kind {
     TOK_TIME,
     TOK_WORD,
     TOK_LINE,
+    TOK_RANGELIST,
 };
 
 struct gtoken {
     enum tok_kind kind;
     const char *text; /* keyword text, or the variable's name */
     const char *help;
-    long lo, hi;      /* TOK_INT range */
+    long lo, hi;      /* TOK_INT and TOK_RANGELIST range */
 };
 
 /* One fully expanded form of a command: no optional parts left. */
@@ -104,5 +107,11 @@ const struct cmd_arg *arg_get(const struct cmd_args *a, const char *name);
 bool arg_has(const struct cmd_args *a, const char *name);
 long arg_num(const struct cmd_args *a, const char *name, long dflt);
 const char *arg_str(const struct cmd_args *a, const char *name);
+/* Walks a range list such as `1-10,20` (n bytes), calling fn (when not
+ * NULL) for each range as it goes: first <= last, both in [lo, hi]. False
+ * when malformed or out of range (*range_err is then true for the latter);
+ * a caller discards what fn collected when it returns false. */
+bool arg_rangelist_each(const char *s, size_t n, long lo, long hi, bool *range_err,
+                        void (*fn)(void *ctx, long first, long last), void *ctx);
 
 #endif

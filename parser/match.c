@@ -117,6 +117,8 @@ static enum level match_token(const struct gtoken *t, const struct word *w, stru
             return L_NONE;
         v->num = f[0] * 3600 + f[1] * 60 + f[2];
         return L_TYPED;
+    case TOK_RANGELIST:
+        return arg_rangelist_each(w->s, w->len, t->lo, t->hi, &v->range_err, NULL, NULL) ? L_TYPED : L_NONE;
     case TOK_WORD:
     case TOK_LINE:
         return L_WORD;
@@ -294,7 +296,7 @@ void gtoken_display(const struct gtoken *t, char *buf, size_t n)
     };
     if (t->kind == TOK_KEYWORD)
         snprintf(buf, n, "%s", t->text);
-    else if (t->kind == TOK_INT)
+    else if (t->kind == TOK_INT || t->kind == TOK_RANGELIST)
         snprintf(buf, n, "<%ld-%ld>", t->lo, t->hi);
     else
         snprintf(buf, n, "%s", shown[t->kind]);
@@ -338,6 +340,7 @@ static bool var_accepts_prefix(const struct gtoken *t, const char *p, size_t n)
         bool ok;
         switch (t->kind) {
         case TOK_INT: ok = isdigit(c); break;
+        case TOK_RANGELIST: ok = isdigit(c) || c == '-' || c == ','; break;
         case TOK_IPV4: case TOK_NETMASK: ok = isdigit(c) || c == '.'; break;
         case TOK_WWN: ok = isxdigit(c) || c == ':'; break;
         case TOK_SLOTPORT: ok = isdigit(c) || c == '/'; break;

@@ -1,0 +1,28 @@
+/* FCIP behind `feature fcip` (`fcip enable`): profiles and fcip interfaces.
+ * The engine part (tunnels, their TCP, the FC frames they carry) reads the
+ * configuration through fcip.h; its hooks are the engine's to fill. */
+#include "feature.h"
+#include "fcip.h"
+
+extern const struct cmd_def fcip_cmds[];
+
+/* Interfaces before the profiles they use. */
+static const struct owned_table tables[] = {{"fcip_if", NULL}, {"fcip_profile", NULL}, {NULL, NULL}};
+
+/* Profiles after the Gigabit Ethernet blocks that hold their addresses (a
+ * profile's `ip address` must be one of them), then the interfaces. */
+static void render(struct lab *lab, int sw, strbuf *out)
+{
+    fcip_render_profiles(lab, sw, out);
+    fcip_render_ifs(lab, sw, out, 0);
+}
+
+const struct feature fcip_feature = {
+    .name = "fcip",
+    .cmds = fcip_cmds,
+    .gate = GATE_FCIP,
+    .gate_name = "fcip",
+    .gate_line = "feature fcip",
+    .render = {[SECTION_INTERFACES] = render},
+    .tables = tables,
+};

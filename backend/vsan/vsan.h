@@ -1,0 +1,43 @@
+/* VSANs: the `vsan database` of a switch, port VSAN membership, and VSAN
+ * lists (`1-10,20`) as used by `switchport trunk allowed vsan`. */
+#ifndef MDSIM_VSAN_H
+#define MDSIM_VSAN_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "strbuf.h"
+
+struct lab;
+
+#define VSAN_MAX_USER 4093 /* 1-4093 can be configured */
+#define VSAN_EVFP 4079     /* reserved: evfp_isolated_vsan */
+#define VSAN_ISOLATED 4094 /* ports of a deleted VSAN */
+
+/* A set of VSAN ids 0-4095, bit i = VSAN i. */
+struct vsan_set {
+    uint8_t bit[512];
+};
+
+static inline bool vsan_set_has(const struct vsan_set *v, int id)
+{
+    return id >= 0 && id < 4096 && (v->bit[id >> 3] >> (id & 7) & 1);
+}
+void vsan_set_add(struct vsan_set *v, int first, int last);
+void vsan_set_all(struct vsan_set *v); /* 1-4093 */
+/* Parses `1-10,20` (ids 1-4093); false when malformed. */
+bool vsan_set_parse(struct vsan_set *v, const char *text);
+/* Canonical text: `1-10,20`, "" for the empty set. */
+void vsan_set_format(const struct vsan_set *v, strbuf *out);
+
+/* Does VSAN id exist on the switch (1, 4079 and 4094 always do)? */
+bool vsan_exists(struct lab *lab, int sw, int id);
+/* The port VSAN of an interface by canonical name ("fcip1"): 1 unless the
+ * vsan database puts it elsewhere. */
+int vsan_port_vsan(struct lab *lab, int sw, const char *ifname);
+
+/* Running-config: the `vsan database` of VSANs (global section) and the
+ * one of port memberships, printed after the interfaces it names. */
+void vsan_render_vsans(struct lab *lab, int sw, strbuf *out);
+void vsan_render_members(struct lab *lab, int sw, strbuf *out);
+
+#endif

@@ -1,0 +1,17 @@
+/* VSANs: always on (no gate). VSAN 1 exists on every switch; the vsan
+ * database and port memberships are configuration, forgotten by reload
+ * like the rest. Memberships of fcip interfaces go with the interface (a
+ * trigger of the schema), whoever deletes it. */
+#include "feature.h"
+#include "vsan.h"
+
+extern const struct cmd_def vsan_cmds[];
+
+static const struct owned_table tables[] = {{"vsan_member", NULL}, {"vsan", NULL}, {NULL, NULL}};
+
+const struct feature vsan_feature = {
+    .name = "vsan",
+    .cmds = vsan_cmds,
+    .render = {[SECTION_GLOBAL] = vsan_render_vsans, [SECTION_INTERFACES] = vsan_render_members},
+    .tables = tables,
+};
