@@ -157,6 +157,7 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
     s->ctx.if_type = IFT_FCIP;
     s->ctx.a = id;
     s->ctx.b = 0;
+    s->ctx.nports = 0; /* not the port list of an earlier `interface g2/1-3` */
     ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("fcip"), id, 0);
     return 0;
 }
