@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 #include <readline/readline.h>
@@ -32,6 +33,35 @@ static void con_write(void *ctx, const char *s, size_t n)
     fwrite(s, 1, n, stdout);
 }
 
+/* Keys typed while a command was printing: they belong to the next line,
+ * not to the --More-- that follows (as on telnet and SSH). Fed to
+ * readline once the command is over; beyond the buffer they are lost. */
+static char ahead[4096];
+static size_t nahead;
+
+static void save_type_ahead(void)
+{
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    char buf[256];
+    ssize_t n;
+    while (poll(&p, 1, 0) == 1 && (p.revents & POLLIN) && (n = read(STDIN_FILENO, buf, sizeof buf)) > 0) {
+        size_t k = (size_t)n < sizeof ahead - nahead ? (size_t)n : sizeof ahead - nahead;
+        memcpy(ahead + nahead, buf, k);
+        nahead += k;
+    }
+}
+
+static void feed_type_ahead(void)
+{
+    while (nahead && !cur->closed) {
+        char c = ahead[0];
+        memmove(ahead, ahead + 1, --nahead);
+        rl_stuff_char(c);
+        rl_callback_read_char(); /* takes the stuffed key, not stdin */
+    }
+}
+
+/* Waits for one key typed after --More-- showed. */
 static int read_key(void)
 {
     struct termios old, raw;
@@ -40,6 +70,9 @@ static int read_key(void)
     raw = old;
     raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
     tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    save_type_ahead();
+    fputs("--More--", stdout);
+    fflush(stdout);
     if (read(STDIN_FILENO, &c, 1) != 1)
         c = 'q';
     tcsetattr(STDIN_FILENO, TCSANOW, &old);
@@ -49,8 +82,6 @@ static int read_key(void)
 static int con_more(void *ctx, int page)
 {
     (void)ctx;
-    fputs("--More--", stdout);
-    fflush(stdout);
     int c = read_key();
     fputs("\r        \r", stdout);
     if (c == ' ')
@@ -117,6 +148,8 @@ static void refresh_idle_limit(void)
     lab_unlock(cur->lab);
 }
 
+static bool from_ctrl_z; /* the line is Ctrl-Z's `end`: not for the history */
+
 static void on_line(char *line)
 {
     if (!line) { /* end of input: the cursor is still after the prompt */
@@ -125,10 +158,11 @@ static void on_line(char *line)
         stop_reading();
         return;
     }
-    if (*line) {
+    if (*line && !from_ctrl_z) {
         add_history(line);
         lab_history_add(cur->lab, line);
     }
+    from_ctrl_z = false;
     lab_lock(cur->lab);
     labsess_touch(cur->lab, &reg);
     lab_unlock(cur->lab);
@@ -151,10 +185,20 @@ static int key_help(int count, int key)
     return 0;
 }
 
+/* Ctrl-Z: back to exec mode, as `end` would; at exec, a fresh prompt
+ * (as on telnet and SSH). */
 static int key_ctrl_z(int count, int key)
 {
     (void)count;
     (void)key;
+    if (cur->mode == MODE_EXEC) {
+        rl_replace_line("", 0);
+        fputs("\n", stdout);
+        rl_on_new_line();
+        rl_redisplay();
+        return 0;
+    }
+    from_ctrl_z = true;
     rl_replace_line("end", 0);
     rl_point = rl_end;
     rl_redisplay();
@@ -190,6 +234,28 @@ static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+static volatile sig_atomic_t resized;
+
+static void on_sigwinch(int sig)
+{
+    (void)sig;
+    resized = 1;
+}
+
+/* `terminal length` and `width` follow the window, at start and when it
+ * changes, as telnet (NAWS) and SSH (window-change) sessions do. */
+static void follow_window(void)
+{
+    struct winsize ws;
+    resized = 0;
+    if (ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) != 0)
+        return;
+    if (ws.ws_row > 0 && ws.ws_row <= 511)
+        cur->term_length = ws.ws_row;
+    if (ws.ws_col >= 24 && ws.ws_col <= 511)
+        cur->term_width = ws.ws_col;
 }
 
 /* Ctrl-Z must reach readline as a key, not stop the process. */
@@ -229,7 +295,10 @@ int console_run(struct lab *lab, int sw, double speed)
     load_history(lab);
     disable_susp(&saved);
     signal(SIGINT, on_sigint);
+    signal(SIGWINCH, on_sigwinch);
+    follow_window();
     rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
     rl_bind_key('?', key_help);
     rl_bind_key(26, key_ctrl_z);
     rl_attempted_completion_function = complete;
@@ -242,6 +311,10 @@ int console_run(struct lab *lab, int sw, double speed)
         int r = poll(&p, 1, idle_secs ? idle_secs * 1000 : -1);
         if (r < 0 && errno != EINTR)
             break;
+        if (resized) {
+            follow_window();
+            rl_resize_terminal();
+        }
         if (r == 0) { /* `line console` `exec-timeout` passed without a key */
             fputs("\nIdle timeout, logging out.\n", stdout);
             stop_reading();
@@ -257,8 +330,9 @@ int console_run(struct lab *lab, int sw, double speed)
             rl_redisplay();
             continue;
         }
-        if (p.revents)
+        if (r > 0 && p.revents)
             rl_callback_read_char();
+        feed_type_ahead();
     }
     if (installed) /* poll failed */
         stop_reading();

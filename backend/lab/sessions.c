@@ -5,6 +5,7 @@
 #include "lab.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 static struct lab *owner;
@@ -57,4 +58,20 @@ void labsess_each(struct lab *lab, int sw, void (*fn)(void *ctx, const struct la
     for (struct labsess *e = head; e; e = e->next)
         if (e->sw == sw)
             fn(ctx, e);
+}
+
+void labsess_line(const struct labsess *e, char *buf, size_t n)
+{
+    if (e->pts < 0)
+        snprintf(buf, n, "ttyS0");
+    else
+        snprintf(buf, n, "pts/%d", e->pts);
+}
+
+const struct labsess *labsess_of(struct lab *lab, const struct session *s)
+{
+    for (struct labsess *e = owner == lab ? head : NULL; e; e = e->next)
+        if (e->s == s)
+            return e;
+    return NULL;
 }

@@ -5,6 +5,7 @@
  */
 #ifndef MDSIM_LAB_SESSIONS_H
 #define MDSIM_LAB_SESSIONS_H
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -30,5 +31,10 @@ void labsess_remove(struct lab *lab, struct labsess *e);
 void labsess_touch(struct lab *lab, struct labsess *e);
 /* Calls fn for each session on switch sw, oldest first. */
 void labsess_each(struct lab *lab, int sw, void (*fn)(void *ctx, const struct labsess *e), void *ctx);
+/* The line a session is on, as `show users` and `show terminal` name it:
+ * "ttyS0" for the console, "pts/N" for telnet and SSH. */
+void labsess_line(const struct labsess *e, char *buf, size_t n);
+/* The registered session of s, or NULL (replay, batch). */
+const struct labsess *labsess_of(struct lab *lab, const struct session *s);
 
 #endif

@@ -4,6 +4,7 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "lab/catalog.h"
+#include "lab/sessions.h"
 #include "system.h"
 #include <ctype.h>
 #include <stdint.h>
@@ -136,7 +137,11 @@ static int show_switchname(struct session *s, const struct cmd_args *a)
 static int show_terminal(struct session *s, const struct cmd_args *a)
 {
     (void)a;
-    cmd_printf(s, "TTY: %s Type: \"vt100\"\n", s->interactive ? "/dev/pts/0" : "/dev/null");
+    char line[16] = "null"; /* replay and batch runs have no line */
+    const struct labsess *e = labsess_of(s->lab, s);
+    if (e)
+        labsess_line(e, line, sizeof line);
+    cmd_printf(s, "TTY: /dev/%s Type: \"vt100\"\n", line); /* the line `show users` names */
     cmd_printf(s, "Length: %d lines, Width: %d columns\n", s->term_length, s->term_width);
     cmd_printf(s, "Session Timeout: None\n");
     return 0;

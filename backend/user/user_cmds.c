@@ -104,11 +104,11 @@ static void user_row(void *ctx, const struct labsess *e)
     strftime(since, sizeof since, "%b %e %H:%M", &tm);
     idle_text(lab_now(s->lab) - e->last_ns, idle, sizeof idle);
     const char *me = e->s == s ? " *" : "";
+    labsess_line(e, line, sizeof line);
     if (e->pts < 0) { /* the console: no peer */
-        cmd_printf(s, "%-8s %-12s %-12s %7s %12d%s\n", e->user, "ttyS0", since, idle, 9999, me);
+        cmd_printf(s, "%-8s %-12s %-12s %7s %12d%s\n", e->user, line, since, idle, 9999, me);
         return;
     }
-    snprintf(line, sizeof line, "pts/%d", e->pts);
     cmd_printf(s, "%-8s %-12s %-12s %7s %12d (%s) session=%s%s\n", e->user, line, since, idle,
                10000 + e->pts, e->from, e->kind, me);
 }
