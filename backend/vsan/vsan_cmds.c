@@ -25,7 +25,8 @@ static int cmd_vsan(struct session *s, const struct cmd_args *a)
     char old[33];
     if (name && strlen(name) > 32)
         return cmd_error(s, "%% String exceeded max length of (32)");
-    if (name && vsan_named(s->lab, s->sw, name) && vsan_named(s->lab, s->sw, name) != id)
+    int holder = name ? vsan_named(s->lab, s->sw, name) : 0;
+    if (holder && holder != id)
         return cmd_error(s, "%% VSAN name %s is already in use", name);
     bool row = vsan_row(s->lab, s->sw, id, old);
     if (name || !row)
