@@ -7,6 +7,7 @@
 #include "lab/lab.h"
 #include "fcip/fcip.h"
 #include "vsan/vsan.h"
+#include "feature.h"
 
 #include "lab_fixture.h"
 
@@ -141,6 +142,33 @@ START_TEST(test_port_vsan)
 }
 END_TEST
 
+/* The saved configuration comes back whole after reload, through the
+ * parser; `write erase` + reload leaves no FCIP or VSAN row behind. */
+START_TEST(test_reload)
+{
+    struct session s;
+    session_init(&s, lab, 0, (struct session_io){.write = capture});
+    s.dont_ask = true;
+    run_all(&s, base);
+    const char *const lines[] = {"interface fcip 4", "use-profile 1", "switchport trunk allowed vsan 5-6",
+                                 "vsan database", "vsan 5 name five", "vsan 5 interface fcip4", "end",
+                                 "copy running-config startup-config", "reload", NULL};
+    run_all(&s, lines);
+    struct fcip_if_conf c;
+    ck_assert(fcip_if_get(lab, 0, 4, &c));
+    ck_assert_int_eq(c.profile, 1);
+    ck_assert(vsan_set_has(&c.allowed, 6) && !vsan_set_has(&c.allowed, 7));
+    ck_assert_int_eq(vsan_port_vsan(lab, 0, "fcip4"), 5);
+    run(&s, "write erase");
+    run(&s, "reload");
+    ck_assert(!fcip_if_get(lab, 0, 4, &c));
+    ck_assert(!vsan_exists(lab, 0, 5));
+    ck_assert_int_eq(vsan_port_vsan(lab, 0, "fcip4"), 1);
+    ck_assert(!lab_feature_enabled(lab, 0, GATE_FCIP));
+    session_free(&s);
+}
+END_TEST
+
 static void fmt(const char *in, const char *want)
 {
     struct vsan_set v;
@@ -181,6 +209,7 @@ int main(void)
     tcase_add_test(tc, test_interface_conf);
     tcase_add_test(tc, test_port_vsan);
     tcase_add_test(tc, test_vsan_lists);
+    tcase_add_test(tc, test_reload);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
