@@ -308,8 +308,15 @@ static int run_filters(struct session *s, struct pipeline *pl)
 static int run_command(struct session *s, const struct cmd_def *cmd, const struct cmd_args *a)
 {
     struct mode_ctx *c = &s->ctx;
-    if (s->mode != MODE_IF || !cmd->iftypes || c->nports <= 1)
-        return cmd->fn(s, a) == 0 ? 0 : 1;
+    if (s->mode != MODE_IF || !cmd->iftypes || c->nports <= 1) {
+        int type = c->if_type, rc = cmd->fn(s, a) == 0 ? 0 : 1;
+        /* a command that entered another interface without making a list
+         * of its own (`interface fcip 5` after `interface g2/1-3`) ends
+         * the list, whatever its handler remembered to reset */
+        if (c->nports > 1 && (c->if_type != type || c->a != c->ports[0][0] || c->b != c->ports[0][1]))
+            c->nports = 0;
+        return rc;
+    }
     struct mode_ctx first = *c;
     int rc = 0;
     s->name_port = true;
