@@ -17,4 +17,11 @@ bool mgmt_ip_overlap(struct lab *lab, int sw, uint32_t ip, uint32_t mask);
 /* `interface mgmt0` block, nothing when at defaults unless `always`. */
 void mgmt_render_config(struct lab *lab, int sw, strbuf *out, bool always);
 
+struct session;
+/* `show interface mgmt0`, its part of `show interface` and of `show
+ * interface brief`. */
+void mgmt_show(struct session *s);
+void mgmt_show_all(struct session *s);
+void mgmt_show_brief(struct session *s);
+
 #endif

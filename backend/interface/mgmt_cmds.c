@@ -37,9 +37,8 @@ static int cmd_ip_address(struct session *s, const struct cmd_args *a)
 /* MDS layout (mds-cli.md §7: `Internet address is a.b.c.d/len` [C], the
  * rest as the MDS configuration guides print mgmt0). Nothing crosses mgmt0
  * in the lab, so its counters stay 0. */
-static int show_interface(struct session *s, const struct cmd_args *a)
+void mgmt_show(struct session *s)
 {
-    (void)a;
     uint32_t ip, mask;
     cmd_printf(s, "mgmt0 is up\n    Hardware is GigabitEthernet, address is 0005.30%02x.0000\n",
                lab_switch_id(s->lab, s->sw));
@@ -53,7 +52,34 @@ static int show_interface(struct session *s, const struct cmd_args *a)
                   "    0 packets output, 0 bytes, 0 underruns\n"
                   "      0 output errors, 0 collisions, 0 fifo\n"
                   "      0 carrier errors\n");
+}
+
+static int show_interface(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    mgmt_show(s);
     return 0;
+}
+
+/* `show interface`: after the ports of the other types, as MDS lists it. */
+void mgmt_show_all(struct session *s)
+{
+    cmd_printf(s, "\n");
+    mgmt_show(s);
+}
+
+/* Its own table at the end of `show interface brief`, as on MDS [G]. */
+void mgmt_show_brief(struct session *s)
+{
+    uint32_t ip, mask;
+    char addr[32] = "--";
+    if (mgmt_get(s->lab, s->sw, &ip, &mask))
+        snprintf(addr, sizeof addr, "%u.%u.%u.%u/%d", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255,
+                 __builtin_popcount(mask));
+    cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
+                  "Interface            Status          IP Address        Speed   MTU\n"
+                  "-------------------------------------------------------------------------------\n"
+                  "%-20s %-15s %-17s %-7s %d\n", "mgmt0", "up", addr, "1 Gbps", 1500);
 }
 
 #define MGMT_HELP "mgmt: Management interface\nid: Management interface number\n"

@@ -19,4 +19,6 @@ const struct feature mgmt_feature = {
     .cmds = mgmt_cmds,
     .render = {[SECTION_GLOBAL] = render},
     .tables = tables,
+    .show_interfaces = mgmt_show_all,
+    .show_brief = mgmt_show_brief,
 };
