@@ -25,6 +25,8 @@ enum {
     HIST_MAX = 64,
     SLICE_MS = 200, /* how often a waiting thread looks at the stop flag */
     CONFIRM_SECONDS = 30, /* a question not answered by then is a no */
+    ESC_SEQ_MAX = 16,     /* parameter bytes in an escape sequence; no key has more */
+    ESC_NUM_MAX = 99999,  /* a parameter stops growing here: no key number is bigger */
     KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_DEL,
     KEY_GONE = -1,
     KEY_LATE = -2, /* the deadline of a question passed */
@@ -151,11 +153,11 @@ static void tn_subneg(struct term *t)
     size_t n = 0;
     for (int guard = 0; guard < 1024; guard++) {
         int c = raw_getc(t);
-        if (c == KEY_GONE)
+        if (c < 0)
             return;
         if (c == T_IAC) {
             c = raw_getc(t);
-            if (c == T_SE || c == KEY_GONE)
+            if (c == T_SE || c < 0)
                 break;
         }
         if (n < sizeof sb)
@@ -173,11 +175,11 @@ static int data_getc(struct term *t)
         if (c != T_IAC || !t->o.telnet)
             return c;
         int cmd = raw_getc(t);
-        if (cmd == T_IAC || cmd == KEY_GONE)
+        if (cmd == T_IAC || cmd < 0) /* < 0: gone, or a deadline passed */
             return cmd;
         if (cmd >= T_WILL && cmd <= T_DONT) {
             int opt = raw_getc(t);
-            if (opt == KEY_GONE)
+            if (opt < 0)
                 return opt;
             tn_negotiate(t, cmd, opt);
         } else if (cmd == T_SB) {
@@ -190,15 +192,24 @@ static int data_getc(struct term *t)
     }
 }
 
-/* ESC [ A and friends; unknown sequences are swallowed whole. */
+/* ESC [ A and friends; unknown sequences are swallowed whole. The bytes
+ * come from the peer, before login too: a parameter saturates instead of
+ * overflowing, and a sequence longer than any key is given up. */
 static int escape_key(struct term *t)
 {
     int c = data_getc(t);
     if (c != '[' && c != 'O')
-        return c == KEY_GONE ? c : 0;
-    int num = 0;
-    while ((c = data_getc(t)) >= '0' && c <= '9')
-        num = num * 10 + (c - '0');
+        return c < 0 ? c : 0;
+    int num = 0, len = 0; /* num: the first parameter */
+    bool first = true;
+    while ((c = data_getc(t)) >= 0x20 && c <= 0x3f) { /* parameter bytes, up to the final one */
+        if (++len > ESC_SEQ_MAX)
+            return 0;
+        if (c == ';')
+            first = false; /* modifiers (ESC [ 1 ; 5 C): the key is enough */
+        else if (first && c >= '0' && c <= '9' && num <= ESC_NUM_MAX)
+            num = num * 10 + (c - '0');
+    }
     switch (c) {
     case 'A': return KEY_UP;
     case 'B': return KEY_DOWN;
@@ -207,7 +218,7 @@ static int escape_key(struct term *t)
     case 'H': return KEY_HOME;
     case 'F': return KEY_END;
     case '~': return num == 3 ? KEY_DEL : num == 1 ? KEY_HOME : num == 4 ? KEY_END : 0;
-    default: return c == KEY_GONE ? c : 0;
+    default: return c < 0 ? c : 0;
     }
 }
 
