@@ -11,6 +11,7 @@
 #include "serve.h"
 #include "ssh.h"
 #include "telnet.h"
+#include "login_throttle.h"
 #include "session.h"
 #include "lab/lab.h"
 #include "lab/sessions.h"
@@ -41,6 +42,8 @@ struct conn {
     int sw;
     bool ssh;
     char from[64];
+    struct login_ticket ticket; /* held until the login */
+    struct term_opts opts;      /* the switch's, with this connection's ticket */
     pthread_t th;
     bool running; /* th is set: the thread is past its start */
     struct conn *next;
@@ -204,9 +207,10 @@ static void *conn_main(void *arg)
     fprintf(stderr, "mdsim serve: %s connection to %s from %s\n", c->ssh ? "ssh" : "telnet", name,
             c->from);
     if (c->ssh)
-        ssh_serve(sv->ssh, c->fd, c->from, &sv->topts[c->sw]);
+        ssh_serve(sv->ssh, c->fd, c->from, &c->opts);
     else
-        telnet_serve(c->fd, c->from, &sv->topts[c->sw]);
+        telnet_serve(c->fd, c->from, &c->opts);
+    login_ticket_drop(&c->ticket);
     fprintf(stderr, "mdsim serve: %s connection from %s closed\n", c->ssh ? "ssh" : "telnet", c->from);
     conn_unlist(c);
     free(c);
@@ -230,6 +234,18 @@ static void set_socket_options(int fd)
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+/* A peer with too many connections not logged in yet gets a line and
+ * is closed; it must not take the places of everybody else. */
+static bool refuse_waiting(struct conn *c)
+{
+    if (login_ticket_take(&c->ticket, c->from))
+        return false;
+    static const char msg[] = "% Too many connections waiting to log in; try again later\r\n";
+    (void)send(c->fd, msg, sizeof msg - 1, MSG_NOSIGNAL | MSG_DONTWAIT); /* a peer gone: no matter */
+    fprintf(stderr, "mdsim serve: refusing a connection from %s: too many waiting to log in\n", c->from);
+    return true;
+}
+
 static void accept_one(struct server *sv, const struct listener *l)
 {
     struct sockaddr_storage ss;
@@ -243,8 +259,16 @@ static void accept_one(struct server *sv, const struct listener *l)
     struct conn *c = calloc(1, sizeof *c);
     if (!c)
         abort();
-    *c = (struct conn){.srv = sv, .fd = fd, .wake_fd = dup(fd), .sw = l->sw, .ssh = l->ssh};
+    *c = (struct conn){.srv = sv, .fd = fd, .wake_fd = -1, .sw = l->sw, .ssh = l->ssh};
     peer_name(&ss, len, c->from, sizeof c->from);
+    if (refuse_waiting(c)) {
+        close(fd);
+        free(c);
+        return;
+    }
+    c->opts = sv->topts[l->sw];
+    c->opts.ticket = &c->ticket;
+    c->wake_fd = dup(fd);
     set_socket_options(fd);
     pthread_mutex_lock(&sv->mu);
     bool full = sv->nconns >= MAX_CONNS || c->wake_fd < 0;
@@ -264,6 +288,7 @@ static void accept_one(struct server *sv, const struct listener *l)
             conn_unlist(c);
         else if (c->wake_fd >= 0)
             close(c->wake_fd);
+        login_ticket_drop(&c->ticket);
         close(fd);
         free(c);
     }

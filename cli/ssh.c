@@ -7,6 +7,8 @@
  * kept in the lab file (lab_meta), so state stays in the lab.
  */
 #include "ssh.h"
+#include "login_throttle.h"
+#include "wall.h"
 #include "lab/lab.h"
 #include "user/user.h"
 #include <libssh/callbacks.h>
@@ -33,7 +35,7 @@ struct ssh_server {
     pthread_mutex_t lock; /* ssh_bind_accept_fd copies from the bind: one at a time */
 };
 
-enum { AUTH_TRIES = 3, SETUP_SECONDS = 30 };
+enum { AUTH_TRIES = 3 };
 
 static const char key_sql_get[] = "SELECT value FROM lab_meta WHERE key = 'ssh_host_key_ed25519'";
 static const char key_sql_put[] = "INSERT OR REPLACE INTO lab_meta VALUES ('ssh_host_key_ed25519', ?)";
@@ -111,12 +113,14 @@ void ssh_server_free(struct ssh_server *srv)
 struct ssh_conn {
     ssh_session ses;
     ssh_channel chan;
-    const struct term_opts *o;
+    const struct term_opts *o; /* &opts */
+    struct term_opts opts;     /* the switch's, with kind and peer set */
     const char *from;
     char user[USER_NAME_MAX + 1];
     enum role role;
     bool authed, pty, shell;
     int fails;
+    uint64_t deadline_ms; /* LOGIN_SECONDS after the connection came */
     int rows, cols;
     char *command; /* an exec request */
     struct term *term;
@@ -129,16 +133,13 @@ static bool stopping(const struct ssh_conn *c) { return c->o->stop && atomic_loa
 static int on_auth_password(ssh_session ses, const char *user, const char *pass, void *ud)
 {
     struct ssh_conn *c = ud;
-    unsigned delay = 0;
-    if (user_login(c->o->lab, c->o->sw, user, pass, &c->role, &delay)) {
+    bool refused;
+    if (login_attempt(c->o, user, pass, &c->role, c->deadline_ms, &refused)) {
         snprintf(c->user, sizeof c->user, "%s", user);
         c->authed = true;
         return SSH_AUTH_SUCCESS;
     }
-    fprintf(stderr, "mdsim serve: failed ssh login from %s\n", c->from);
-    for (unsigned ms = 0; ms < delay && !stopping(c); ms += 100) /* shutdown cuts it short */
-        usleep(100000);
-    if (++c->fails >= AUTH_TRIES)
+    if (++c->fails >= AUTH_TRIES || stopping(c))
         ssh_disconnect(ses);
     return SSH_AUTH_DENIED;
 }
@@ -214,8 +215,7 @@ static bool setup(struct ssh_conn *c)
         return false;
     ssh_event ev = ssh_event_new();
     ssh_event_add_session(ev, c->ses);
-    time_t end = time(NULL) + SETUP_SECONDS;
-    while (!c->shell && !c->command && time(NULL) < end && !stopping(c)) {
+    while (!c->shell && !c->command && wall_ns() / 1000000u < c->deadline_ms && !stopping(c)) {
         if (ssh_event_dopoll(ev, 200) == SSH_ERROR || !ssh_is_connected(c->ses))
             break;
     }
@@ -282,10 +282,14 @@ void ssh_serve(struct ssh_server *srv, int fd, const char *from, const struct te
     struct ssh_conn *c = calloc(1, sizeof *c);
     if (!c)
         abort();
-    c->o = o;
+    c->opts = *o;
+    c->opts.kind = "ssh";
+    c->opts.from = from;
+    c->o = &c->opts;
     c->from = from;
     c->ses = ssh_new();
-    long timeout = SETUP_SECONDS;
+    c->deadline_ms = wall_ns() / 1000000u + LOGIN_SECONDS * 1000u;
+    long timeout = LOGIN_SECONDS;
     ssh_options_set(c->ses, SSH_OPTIONS_TIMEOUT, &timeout);
     c->scb.userdata = c;
     c->scb.auth_password_function = on_auth_password;

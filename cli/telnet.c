@@ -12,6 +12,7 @@
 #include "user/user.h"
 #include "line/line.h"
 #include "wall.h"
+#include "login_throttle.h"
 #include <poll.h>
 #include <sys/socket.h>
 #include <stdio.h>
@@ -429,13 +430,16 @@ int term_exec(struct term *t, const char *user, enum role role, const char *line
 
 /* ---- login ---- */
 
-/* A line typed at the login prompts, echoed or not. */
+/* A line typed at the login prompts, echoed or not; false when the peer
+ * left, gave up (Ctrl-C, Ctrl-D) or the time to log in ran out. */
 static bool read_field(struct term *t, char *buf, size_t n, bool echo)
 {
     size_t k = 0;
     for (;;) {
         int c = term_key(t);
-        if (c == KEY_GONE || c == 3 || c == 4)
+        if (c == KEY_LATE)
+            term_puts(t, "\n% Login timed out\n");
+        if (c < 0 || c == 3 || c == 4)
             return false;
         if (c == '\r')
             break;
@@ -455,31 +459,40 @@ static bool read_field(struct term *t, char *buf, size_t n, bool echo)
 }
 
 /* "login:" and "Password:" prompts, up to three tries. */
-static bool term_login(struct term *t, char *user, size_t n, enum role *role)
+static bool login_tries(struct term *t, char *user, size_t n, enum role *role)
 {
-    char pass[128], prompt[64];
+    char pass[USER_PASSWORD_MAX + 1], prompt[64];
+    uint64_t deadline_ms = wall_ns() / 1000000u + LOGIN_SECONDS * 1000u;
     lab_lock(t->o.lab);
     snprintf(prompt, sizeof prompt, "%s login: ", lab_hostname(t->o.lab, t->o.sw));
     lab_unlock(t->o.lab);
     term_puts(t, "\nUser Access Verification\n");
     for (int tries = 0; tries < 3; tries++) {
-        unsigned delay = 0;
+        bool refused;
         term_puts(t, prompt);
         if (!read_field(t, user, n, true))
             return false;
         term_puts(t, "Password: ");
         if (!read_field(t, pass, sizeof pass, false))
             return false;
-        bool ok = user_login(t->o.lab, t->o.sw, user, pass, role, &delay);
+        bool ok = login_attempt(&t->o, user, pass, role, deadline_ms, &refused);
         memset(pass, 0, sizeof pass);
         if (ok)
             return true;
-        fprintf(stderr, "mdsim serve: failed %s login as '%s' from %s\n", t->o.kind, user, t->o.from);
-        for (unsigned ms = 0; ms < delay && !stopping(t); ms += 100) /* shutdown cuts it short */
-            usleep(100000);
-        term_puts(t, "Login incorrect\n");
+        if (stopping(t))
+            return false;
+        term_puts(t, refused ? "% Too many failed logins, try again later\n" : "Login incorrect\n");
     }
     return false;
+}
+
+/* The login, within LOGIN_SECONDS. */
+static bool term_login(struct term *t, char *user, size_t n, enum role *role)
+{
+    t->deadline = time(NULL) + LOGIN_SECONDS; /* raw_getc gives KEY_LATE after it */
+    bool ok = login_tries(t, user, n, role);
+    t->deadline = 0;
+    return ok;
 }
 
 /* ---- line editing ----

@@ -13,6 +13,7 @@
 #include "session.h"
 
 struct lab;
+struct login_ticket;
 
 /* How a terminal moves bytes: a socket (telnet) or an SSH channel. */
 struct term_transport {
@@ -35,6 +36,7 @@ struct term_opts {
     int idle_timeout;  /* seconds without input before logging out, 0 = none,
                         * unless the switch has `line vty` `exec-timeout` */
     const atomic_bool *stop; /* the server is shutting down */
+    struct login_ticket *ticket; /* the connection's place among those not logged in yet */
 };
 
 struct term;

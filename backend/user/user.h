@@ -11,7 +11,8 @@
 
 struct lab;
 
-enum { USER_NAME_MAX = 32, USER_HASH_MAX = 128 };
+enum { USER_NAME_MAX = 32, USER_HASH_MAX = 128,
+       USER_PASSWORD_MAX = 128 /* longer ones are refused unhashed: crypt's cost grows with the length */ };
 
 struct user_account {
     char name[USER_NAME_MAX + 1];
@@ -32,10 +33,8 @@ bool user_hash_password(const char *password, char *out, size_t n);
 bool user_hash_valid(const char *hash);
 
 /* A login on switch sw: takes the lab lock itself, runs crypt outside it.
- * On failure *delay_ms says how long to wait before answering: it grows
- * with the failures counted for that user since its last good login. */
-bool user_login(struct lab *lab, int sw, const char *name, const char *password, enum role *role,
-                unsigned *delay_ms);
+ * Failures are counted and slowed by the caller (cli/login_throttle.c). */
+bool user_login(struct lab *lab, int sw, const char *name, const char *password, enum role *role);
 
 /* True while some switch of the lab still lets admin in with "admin". */
 bool user_default_admin_left(struct lab *lab);

@@ -6,9 +6,10 @@
  * are stripped, so the two can be compared byte for byte. Also the load
  * generator of the tests and the benchmark.
  *
- * usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS]
+ * usage: mdsim_client [-b ADDR] [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS]
  *                     [-L FILE] [-r RATE] [-t NAME,NAME...] HOST PORT < script
  *        mdsim_client -c [options] MDSIM DBFILE [MDSIM OPTIONS...] < script
+ *   -b  connect from this local address (127.0.0.2: another peer on loopback)
  *   -s  SSH with a pty (libssh) instead of telnet
  *   -c  the console: `MDSIM --db DBFILE [--switch NAME] [MDSIM OPTIONS]`
  *       on a pseudo-terminal (TERM=dumb), one per switch, instead of serve
@@ -54,6 +55,7 @@
 #include <libssh/libssh.h>
 
 static int wait_ms = 15000; /* how long any answer may take; @timeout sets it */
+static const char *bind_addr; /* -b */
 
 struct conn {
     bool ssh, pty; /* neither: telnet */
@@ -203,6 +205,12 @@ static void tcp_connect(struct conn *c, const char *host, const char *port)
     if (getaddrinfo(host, port, &hints, &ai) != 0)
         die("bad address");
     c->fd = socket(ai->ai_family, SOCK_STREAM, 0);
+    if (c->fd >= 0 && bind_addr) {
+        struct sockaddr_in from = {.sin_family = AF_INET};
+        if (inet_pton(AF_INET, bind_addr, &from.sin_addr) != 1 ||
+            bind(c->fd, (struct sockaddr *)&from, sizeof from) != 0)
+            die("cannot bind the local address");
+    }
     if (c->fd < 0 || connect(c->fd, ai->ai_addr, ai->ai_addrlen) != 0)
         die("cannot connect");
     int one = 1; /* a line and its Enter go out at once, not after Nagle's wait */
@@ -235,6 +243,8 @@ static void ssh_login(struct conn *c, const char *host, const char *port, const 
     ssh_options_set(c->ses, SSH_OPTIONS_PORT, &port_n);
     ssh_options_set(c->ses, SSH_OPTIONS_USER, user);
     ssh_options_set(c->ses, SSH_OPTIONS_TIMEOUT, &timeout);
+    if (bind_addr)
+        ssh_options_set(c->ses, SSH_OPTIONS_BINDADDR, bind_addr);
     if (ssh_connect(c->ses) != SSH_OK)
         die(ssh_get_error(c->ses));
     if (ssh_userauth_password(c->ses, NULL, pass) != SSH_AUTH_SUCCESS)
@@ -530,8 +540,9 @@ static void parse(int argc, char **argv, struct opts *o)
 {
     int ch;
     o->user = o->pass = "admin";
-    while ((ch = getopt(argc, argv, "+scu:p:qexd:L:r:t:")) != -1) {
+    while ((ch = getopt(argc, argv, "+b:scu:p:qexd:L:r:t:")) != -1) {
         switch (ch) {
+        case 'b': bind_addr = optarg; break;
         case 's': o->ssh = true; break;
         case 'c': o->console = true; break;
         case 'u': o->user = optarg; break;
@@ -550,7 +561,7 @@ static void parse(int argc, char **argv, struct opts *o)
         }
     }
     if (o->console ? argc - optind < 2 || o->ssh : argc - optind != 2)
-        die("usage: mdsim_client [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS] [-L FILE] "
+        die("usage: mdsim_client [-b ADDR] [-s] [-u USER] [-p PASS] [-q] [-e] [-x] [-d SECONDS] [-L FILE] "
             "[-r RATE] [-t NAMES] HOST PORT\n"
             "       mdsim_client -c [options] MDSIM DBFILE [MDSIM OPTIONS...]");
     o->host = argv[optind];
