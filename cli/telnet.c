@@ -26,6 +26,7 @@ enum {
     HIST_MAX = 64,
     SLICE_MS = 200, /* how often a waiting thread looks at the stop flag */
     CONFIRM_SECONDS = 30, /* a question not answered by then is a no */
+    ACCOUNT_CHECK_SECONDS = 2, /* a session waiting for a line looks at its account this often */
     ESC_SEQ_MAX = 16,     /* parameter bytes in an escape sequence; no key has more */
     ESC_NUM_MAX = 99999,  /* a parameter stops growing here: no key number is bigger */
     KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_DEL,
@@ -58,6 +59,7 @@ struct term {
     time_t last_input;
     int idle_limit;  /* seconds, 0 = none: `line vty` `exec-timeout`, else the lab's */
     time_t deadline; /* while answering a question, else 0 */
+    time_t account_checked; /* while waiting for a line, else 0: its user may be deleted meanwhile */
 };
 
 /* ---- output ---- */
@@ -116,6 +118,13 @@ static int raw_getc(struct term *t)
             term_puts(t, "\nIdle timeout, logging out.\n");
             t->gone = true;
             return KEY_GONE;
+        }
+        if (t->account_checked && time(NULL) - t->account_checked >= ACCOUNT_CHECK_SECONDS) {
+            t->account_checked = time(NULL);
+            if (!session_account_ok(&t->s)) {
+                t->gone = true;
+                return KEY_GONE;
+            }
         }
         int n = t->tr.read(t->tr.ctx, t->in, sizeof t->in, SLICE_MS);
         if (n < 0)
@@ -396,6 +405,7 @@ static void start_session(struct term *t, const char *user, enum role role)
 {
     snprintf(t->s.user, sizeof t->s.user, "%s", user);
     t->s.role = role;
+    t->s.check_account = user_check_session;
     memset(&t->reg, 0, sizeof t->reg);
     t->reg.s = &t->s;
     t->reg.sw = t->o.sw;
@@ -789,10 +799,19 @@ static bool read_line(struct term *t)
 
 /* ---- the two ways to run a shell ---- */
 
+/* A line, while the user's account is watched. */
+static bool read_watched_line(struct term *t)
+{
+    t->account_checked = time(NULL);
+    bool ok = read_line(t);
+    t->account_checked = 0;
+    return ok;
+}
+
 static void shell_interactive(struct term *t)
 {
     put_prompt(t);
-    while (!t->s.closed && read_line(t)) {
+    while (!t->s.closed && read_watched_line(t)) {
         if (!t->from_ctrl_z)
             history_add(t, t->line);
         run_command(t, t->line);

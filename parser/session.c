@@ -393,7 +393,10 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     if (n > 1)
         s->filtered = true; /* filters need the whole output */
     p[0].r.args.offset = (int)col0;
-    if ((p[0].r.var->cmd->flags & CMD_ADMIN) && s->role == ROLE_OPERATOR) {
+    /* an operator is never in a config mode, unless made one while there */
+    if (((p[0].r.var->cmd->flags & CMD_ADMIN) || mode_info(m)->is_config) && s->role == ROLE_OPERATOR) {
+        if (mode_info(m)->is_config)
+            s->mode = MODE_EXEC;
         cmd_error(s, "%% Permission denied");
         goto out;
     }
@@ -490,6 +493,30 @@ int session_exec_in(struct session *s, enum mode m, const char *line, size_t off
     return run_line(s, line, offset, m, NULL);
 }
 
+/* Under the lab lock: the role follows the store at every line, and a
+ * deleted user's session ends. */
+static bool account_ok(struct session *s)
+{
+    if (!s->check_account || s->check_account(s))
+        return true;
+    cmd_printf(s, "User %s has been deleted, logging out.\n", s->user);
+    s->closed = true;
+    return false;
+}
+
+bool session_account_ok(struct session *s)
+{
+    lab_lock(s->lab);
+    sb_clear(&s->out);
+    sb_printf(&s->out, "\n"); /* off the prompt it waits at */
+    bool ok = account_ok(s);
+    lab_unlock(s->lab);
+    if (!ok)
+        s->io.write(s->io.ctx, s->out.data, s->out.len);
+    sb_clear(&s->out);
+    return ok;
+}
+
 int session_exec(struct session *s, const char *line)
 {
     char prompt[128];
@@ -501,7 +528,7 @@ int session_exec(struct session *s, const char *line)
     s->page_left = first_page(s);
     s->last_error[0] = '\0';
     struct pipeline pl = {.n = 0};
-    int rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl);
+    int rc = account_ok(s) ? run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl) : 1;
     uint64_t behind = lab_wall_until(s->lab, lab_now(s->lab));
     lab_unlock(s->lab);
     if (run_filters(s, &pl) != 0)

@@ -56,7 +56,11 @@ struct session {
     bool interactive; /* a person is at the other end */
     bool no_prompt;   /* lines arrive without a prompt shown (SSH exec): carets count from 0 */
     enum role role;
-    char user[32];
+    char user[33]; /* a name of up to 32 characters, as accounts have */
+    /* A logged-in user's account, checked under the lab lock before each
+     * line: updates role from the store, false when the account is gone
+     * (the session then ends). NULL: no account (console, replay). */
+    bool (*check_account)(struct session *s);
     struct session_io io;
     strbuf out;            /* the running command's output not yet shown */
     char last_error[128];  /* the `%` line of the last failure, for replay */
@@ -74,6 +78,9 @@ void session_prompt(const struct session *s, char *buf, size_t n);
 
 /* Runs one line and writes its output. Returns 0, or 1 when it failed. */
 int session_exec(struct session *s, const char *line);
+/* For a session waiting for input: false, with a message written and the
+ * session closed, when its user's account has been deleted meanwhile. */
+bool session_account_ok(struct session *s);
 
 /* Answers `?` for the line typed so far (without the `?`). */
 void session_help(struct session *s, const char *line);

@@ -36,6 +36,10 @@ bool user_hash_valid(const char *hash);
  * Failures are counted and slowed by the caller (cli/login_throttle.c). */
 bool user_login(struct lab *lab, int sw, const char *name, const char *password, enum role *role);
 
+/* session.check_account for a logged-in user: its role as the store has
+ * it now; false when the account is gone. Under the lab lock. */
+bool user_check_session(struct session *s);
+
 /* True while some switch of the lab still lets admin in with "admin". */
 bool user_default_admin_left(struct lab *lab);
 

@@ -124,6 +124,17 @@ bool user_login(struct lab *lab, int sw, const char *name, const char *password,
     return ok;
 }
 
+/* One lookup by primary key per command: cheap beside the command, and
+ * it sees changes made by any session or process at once. */
+bool user_check_session(struct session *s)
+{
+    struct user_account u;
+    if (!user_get(s->lab, s->sw, s->user, &u))
+        return false;
+    s->role = u.role;
+    return true;
+}
+
 bool user_default_admin_left(struct lab *lab)
 {
     for (int sw = 0; sw < lab_switch_count(lab); sw++) {
