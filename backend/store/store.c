@@ -1,5 +1,6 @@
 #include "store.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,12 +83,68 @@ static void make_parent_dirs(const char *path)
     free(p);
 }
 
+/* The lab holds password hashes and the SSH host private key: only its
+ * owner may read it. A new file is made 0600 before SQLite opens it, and
+ * SQLite gives its -wal and -shm files the mode of the main file. */
+static bool create_private(const char *path, char *err, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, n, "cannot create %s: %s", path, strerror(errno));
+        return false;
+    }
+    close(fd);
+    return true;
+}
+
+/* An existing lab (or its -wal, -shm) readable or writable by others:
+ * its owner gets it made 0600 with a warning; anybody else is refused,
+ * as they could not fix it and should not use it as it is. */
+static bool check_private(const char *path, const char *lab, char *err, size_t n)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !(st.st_mode & 066))
+        return true;
+    unsigned mode = (unsigned)st.st_mode & 0777;
+    if (st.st_uid != geteuid()) {
+        snprintf(err, n,
+                 "%s is readable or writable by other users (mode %04o) and is not yours; not opening it: "
+                 "it holds password hashes and the SSH host key (its owner can run chmod 600 %s)",
+                 path, mode, path);
+        return false;
+    }
+    if (chmod(path, 0600) != 0) {
+        snprintf(err, n, "cannot make %s private (mode %04o): %s", path, mode, strerror(errno));
+        return false;
+    }
+    fprintf(stderr, "mdsim: warning: %s was readable or writable by other users (mode %04o); made it 0600, "
+                    "as %s holds password hashes and the SSH host key\n", path, mode, lab);
+    return true;
+}
+
+static bool lab_files_private(const char *path, char *err, size_t n)
+{
+    static const char *const sides[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        char p[4200];
+        snprintf(p, sizeof p, "%s%s", path, sides[i]);
+        if (!check_private(p, path, err, n))
+            return false;
+    }
+    return true;
+}
+
 sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen)
 {
     sqlite3 *db = NULL;
     *created = access(path, F_OK) != 0;
-    if (*created)
+    if (*created) {
         make_parent_dirs(path);
+        if (!create_private(path, err, errlen))
+            return NULL;
+    } else if (!lab_files_private(path, err, errlen)) {
+        return NULL;
+    }
     int flags = SQLITE_OPEN_READWRITE | (*created ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : strerror(errno));
