@@ -146,6 +146,7 @@ static void refresh_idle_limit(void)
     lab_lock(cur->lab);
     idle_secs = line_idle_seconds(cur->lab, cur->sw, LINE_CONSOLE, 0);
     lab_unlock(cur->lab);
+    cur->idle_timeout = idle_secs; /* for `show terminal` */
 }
 
 static bool from_ctrl_z; /* the line is Ctrl-Z's `end`: not for the history */

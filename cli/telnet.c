@@ -399,6 +399,7 @@ static void refresh_idle_limit(struct term *t)
     lab_lock(t->o.lab);
     t->idle_limit = line_idle_seconds(t->o.lab, t->o.sw, LINE_VTY, t->o.idle_timeout);
     lab_unlock(t->o.lab);
+    t->s.idle_timeout = t->idle_limit; /* for `show terminal` */
 }
 
 static void start_session(struct term *t, const char *user, enum role role)

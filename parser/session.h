@@ -50,6 +50,7 @@ struct session {
     enum mode mode;
     struct mode_ctx ctx;
     int term_length, term_width;
+    int idle_timeout; /* seconds without input before logout, 0 = none; kept by the front-end */
     bool dont_ask;
     bool closed;      /* `exit` at exec: the front-end ends the session */
     bool no_more;     /* this command's output skips the pager */

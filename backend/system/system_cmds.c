@@ -143,7 +143,13 @@ static int show_terminal(struct session *s, const struct cmd_args *a)
         labsess_line(e, line, sizeof line);
     cmd_printf(s, "TTY: /dev/%s Type: \"vt100\"\n", line); /* the line `show users` names */
     cmd_printf(s, "Length: %d lines, Width: %d columns\n", s->term_length, s->term_width);
-    cmd_printf(s, "Session Timeout: None\n");
+    int t = s->idle_timeout;
+    if (t == 0)
+        cmd_printf(s, "Session Timeout: None\n");
+    else if (t % 60 == 0)
+        cmd_printf(s, "Session Timeout: %d minute%s\n", t / 60, t == 60 ? "" : "s");
+    else /* `serve --idle-timeout` counts seconds */
+        cmd_printf(s, "Session Timeout: %d seconds\n", t);
     return 0;
 }
 
