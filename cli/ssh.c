@@ -224,12 +224,31 @@ static bool setup(struct ssh_conn *c)
     return c->chan && (c->shell || c->command);
 }
 
+/* After the client's EOF (`ssh -n`, `ssh host cmd </dev/null`) the channel
+ * may stay open for our output: wait out the slice while libssh handles
+ * what comes (a close, a disconnect), so a command that lasts runs on and
+ * still notices the client going away. */
+static int wait_after_eof(struct ssh_conn *c, int timeout_ms)
+{
+    ssh_event ev = ssh_event_new();
+    ssh_event_add_session(ev, c->ses);
+    int rc = ssh_event_dopoll(ev, timeout_ms);
+    ssh_event_remove_session(ev, c->ses);
+    ssh_event_free(ev);
+    bool open = rc != SSH_ERROR && ssh_is_connected(c->ses) && ssh_channel_is_open(c->chan);
+    return open ? TERM_EOF : -1;
+}
+
 static int chan_read(void *ctx, unsigned char *buf, size_t n, int timeout_ms)
 {
     struct ssh_conn *c = ctx;
+    if (ssh_channel_is_eof(c->chan) && ssh_channel_is_open(c->chan))
+        return wait_after_eof(c, timeout_ms);
     int r = ssh_channel_read_timeout(c->chan, buf, (uint32_t)n, 0, timeout_ms);
-    if (r == SSH_ERROR || (r == 0 && (ssh_channel_is_eof(c->chan) || !ssh_channel_is_open(c->chan))))
+    if (r == SSH_ERROR || (r == 0 && !ssh_channel_is_open(c->chan)))
         return -1;
+    if (r == 0 && ssh_channel_is_eof(c->chan))
+        return TERM_EOF;
     return r;
 }
 
@@ -266,7 +285,7 @@ static void run_channel(struct ssh_conn *c)
     c->term = term_new(&tr, &o);
     int rc = 0;
     if (c->shell)
-        term_shell(c->term, c->user, c->role);
+        rc = term_shell(c->term, c->user, c->role);
     else
         rc = term_exec(c->term, c->user, c->role, c->command);
     term_free(c->term);

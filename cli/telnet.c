@@ -47,6 +47,7 @@ struct term {
     struct session s;
     struct labsess reg;
     bool registered, gone;
+    bool eof;                /* the peer sends no more, but output still goes */
     unsigned char in[1024];
     size_t in_len, in_pos;
     bool after_cr;           /* swallow the LF or NUL telnet sends after CR */
@@ -110,7 +111,7 @@ static bool stopping(const struct term *t) { return t->o.stop && atomic_load(t->
 static int raw_getc(struct term *t)
 {
     while (t->in_pos == t->in_len) {
-        if (t->gone || stopping(t))
+        if (t->gone || t->eof || stopping(t))
             return KEY_GONE;
         if (t->deadline && time(NULL) >= t->deadline)
             return KEY_LATE;
@@ -127,7 +128,9 @@ static int raw_getc(struct term *t)
             }
         }
         int n = t->tr.read(t->tr.ctx, t->in, sizeof t->in, SLICE_MS);
-        if (n < 0)
+        if (n == TERM_EOF)
+            t->eof = true;
+        else if (n < 0)
             t->gone = true;
         if (n > 0) {
             t->in_len = (size_t)n;
@@ -275,7 +278,8 @@ static bool has_interrupt(const struct term *t, const unsigned char *p, size_t n
 
 /* A command that lasts (`ping`, `sleep`). What the user types meanwhile is
  * kept for the next line, as a terminal would, except that an interrupt
- * ends the command and drops it. */
+ * ends the command and drops it. The end of the input is no interrupt
+ * (`ssh -n host ping ...`): the command runs on. */
 static bool io_wait(void *ctx, uint64_t ns)
 {
     struct term *t = ctx;
@@ -299,6 +303,10 @@ static bool io_wait(void *ctx, uint64_t ns)
         size_t room = sizeof t->in - t->in_len;
         unsigned char *to = room ? t->in + t->in_len : spill;
         int n = t->tr.read(t->tr.ctx, to, room ? room : sizeof spill, ms < SLICE_MS ? (int)ms : SLICE_MS);
+        if (n == TERM_EOF) {
+            t->eof = true;
+            continue;
+        }
         if (n < 0) {
             t->gone = true;
             return false;
@@ -841,8 +849,9 @@ static bool read_plain(struct term *t)
 
 /* No terminal at the other end (ssh -T < script): the transcript that
  * `mdsim replay` prints for the same lines, so the two can be compared. */
-static void shell_batch(struct term *t)
+static int shell_batch(struct term *t)
 {
+    int failed = 0;
     while (!t->s.closed && read_plain(t)) {
         if (t->line[0] == '!' && (t->line[1] == ' ' || !t->line[1]))
             continue; /* a comment, as replay skips it */
@@ -852,10 +861,11 @@ static void shell_batch(struct term *t)
         if (t->len && t->line[t->len - 1] == '?') {
             t->line[t->len - 1] = '\0';
             session_help(&t->s, t->line);
-        } else {
-            run_command(t, t->line);
+        } else if (run_command(t, t->line) != 0) {
+            failed = 1;
         }
     }
+    return failed;
 }
 
 /* What NX-OS prints after a login, telnet or SSH alike (the years as
@@ -864,16 +874,18 @@ static const char banner[] = "Cisco Nexus Operating System (NX-OS) Software\n"
                              "TAC support: http://www.cisco.com/tac\n"
                              "Copyright (c) 2002-2013, Cisco Systems, Inc. All rights reserved.\n";
 
-void term_shell(struct term *t, const char *user, enum role role)
+int term_shell(struct term *t, const char *user, enum role role)
 {
+    int rc = 0;
     start_session(t, user, role);
     if (t->o.interactive)
         term_puts(t, banner);
     if (t->o.interactive)
         shell_interactive(t);
     else
-        shell_batch(t);
+        rc = shell_batch(t);
     unregister(t);
+    return rc;
 }
 
 /* ---- telnet transport ---- */

@@ -15,9 +15,13 @@
 struct lab;
 struct login_ticket;
 
+enum { TERM_EOF = -2 };
+
 /* How a terminal moves bytes: a socket (telnet) or an SSH channel. */
 struct term_transport {
-    /* Up to n bytes: > 0 read, 0 none within timeout_ms, < 0 peer gone. */
+    /* Up to n bytes: > 0 read, 0 none within timeout_ms, TERM_EOF the peer
+     * sends no more but still listens (returned after waiting timeout_ms),
+     * other < 0 peer gone. */
     int (*read)(void *ctx, unsigned char *buf, size_t n, int timeout_ms);
     /* All n bytes, or < 0 when the peer is gone. */
     int (*write)(void *ctx, const void *buf, size_t n);
@@ -45,8 +49,9 @@ struct term *term_new(const struct term_transport *tr, const struct term_opts *o
 void term_free(struct term *t);
 void term_set_window(struct term *t, int rows, int cols);
 
-/* Runs the CLI until `exit`, end of input, idle timeout or shutdown. */
-void term_shell(struct term *t, const char *user, enum role role);
+/* Runs the CLI until `exit`, end of input, idle timeout or shutdown;
+ * without a terminal (a batch), 1 when a line failed, as replay; else 0. */
+int term_shell(struct term *t, const char *user, enum role role);
 /* One command without a prompt (an SSH exec request); 0 ok, 1 failed. */
 int term_exec(struct term *t, const char *user, enum role role, const char *line);
 

@@ -161,12 +161,16 @@ static bool unanswered(void *arg)
     return w->p->rtt_ns[w->seq] == UINT64_MAX;
 }
 
-uint64_t ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq)
+bool ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq, uint64_t until)
 {
     struct ping_wait w = {p, seq};
-    engine_run_while(ipnet_engine(net), unanswered, &w, ipnet_ping_send_time(p, seq) + p->timeout_ns);
-    return p->rtt_ns[seq];
+    uint64_t deadline = ipnet_ping_send_time(p, seq) + p->timeout_ns;
+    if (engine_run_while(ipnet_engine(net), unanswered, &w, until < deadline ? until : deadline))
+        return true;
+    return until >= deadline;
 }
+
+uint64_t ipnet_ping_rtt(const struct ipnet_ping *p, int seq) { return p->rtt_ns[seq]; }
 
 void ipnet_ping_end(struct ipnet *net, struct ipnet_ping *p)
 {

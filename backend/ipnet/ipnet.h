@@ -113,8 +113,10 @@ engine_t *ipnet_engine(struct ipnet *net);
  *   ipnet_ping_start schedules the requests, request seq at
  *     ipnet_ping_send_time; -1 when no up port with an IP address has dst
  *     on its subnet;
- *   ipnet_ping_wait runs the engine until request seq is answered or timed
- *     out, and returns its round trip in ns (UINT64_MAX when lost);
+ *   ipnet_ping_wait runs the engine until request seq is answered, times
+ *     out or the clock reaches `until`; true when the request is settled
+ *     (answered or timed out);
+ *   ipnet_ping_rtt is then its round trip in ns (UINT64_MAX when lost);
  *   ipnet_ping_end drops the requests not sent yet (Ctrl-C) and forgets
  *     the ping: a late reply is then ignored. */
 struct ipnet_ping {
@@ -130,7 +132,8 @@ struct ipnet_ping {
 };
 int ipnet_ping_start(struct ipnet *net, int sw, struct ipnet_ping *p);
 uint64_t ipnet_ping_send_time(const struct ipnet_ping *p, int seq);
-uint64_t ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq);
+bool ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq, uint64_t until);
+uint64_t ipnet_ping_rtt(const struct ipnet_ping *p, int seq);
 void ipnet_ping_end(struct ipnet *net, struct ipnet_ping *p);
 /* Sets up ICMP on a new data plane (ipnet_new calls it). */
 void ipnet_icmp_init(struct ipnet *net);

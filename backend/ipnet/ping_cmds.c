@@ -36,6 +36,24 @@ static void print_summary(struct session *s, const char *dst, const struct ping_
                    t->max / 1e6);
 }
 
+enum { SLICE_NS = 100000000 };
+
+/* Request i answered or timed out: false when the user stopped the ping.
+ * On real time the engine runs at most a slice ahead of the wall, so a
+ * ping stopped during a long timeout leaves the lab clock where the wall
+ * is: other sessions' sleeps and pings do not inherit the wait. */
+static bool wait_reply(struct session *s, struct ipnet_ping *p, int i)
+{
+    for (;;) {
+        uint64_t until = lab_realtime(s->lab) ? lab_now(s->lab) + SLICE_NS : UINT64_MAX;
+        bool settled = ipnet_ping_wait(lab_ipnet(s->lab), p, i, until);
+        if (!cmd_wait_until(s, lab_now(s->lab)))
+            return false;
+        if (settled)
+            return true;
+    }
+}
+
 /* Each line shows when its reply arrives (or its timeout passes) on the
  * lab clock. Ctrl-C stops the ping where it is: a request sent and not
  * answered yet counts as lost. */
@@ -53,9 +71,9 @@ static int cmd_ping(struct session *s, const struct cmd_args *a)
     cmd_printf(s, "PING %s (%s): %d data bytes\n", dst, dst, p.size);
     struct ping_tally t = {0, 0, UINT64_MAX, 0, 0};
     for (int i = 0; i < p.count && cmd_wait_until(s, ipnet_ping_send_time(&p, i)); i++) {
-        uint64_t rtt = ipnet_ping_wait(lab_ipnet(s->lab), &p, i);
-        if (!cmd_wait_until(s, lab_now(s->lab)))
+        if (!wait_reply(s, &p, i))
             break;
+        uint64_t rtt = ipnet_ping_rtt(&p, i);
         if (rtt == UINT64_MAX) {
             cmd_printf(s, "Request %d timed out\n", i);
             continue;
