@@ -1,4 +1,5 @@
-/* `show version` and `show module`: the switch's software and hardware. */
+/* `show version` and `show module`: the switch's software and hardware;
+ * the module list and serial numbers `show inventory` shares. */
 #include "session.h"
 #include "lab/lab.h"
 #include "lab/catalog.h"
@@ -27,32 +28,38 @@ int system_show_version(struct session *s, const struct cmd_args *a)
                "  system image file is:    bootflash:///m9500-sf2ek9-mz.5.2.8.bin\n"
                "  system compile time:     6/24/2013 23:00:00 [07/26/2013 04:49:41]\n\n"
                "Hardware\n"
-               "  cisco %s (9 Slot) Chassis (\"Supervisor/Fabric-2\")\n"
+               "  cisco %s (%d Slot) Chassis (\"Supervisor/Fabric-2\")\n"
                "  Motorola, e500v2 with 1033948 kB of memory.\n"
                "  Processor Board ID JAE%08d\n\n"
                "  Device name: %s\n"
                "  bootflash:    1000440 kB\n"
                "Kernel uptime is %llu day(s), %llu hour(s), %llu minute(s), %llu second(s)\n",
-               ch ? ch->name : "MDS 9000", 1000000 + id, lab_hostname(s->lab, s->sw),
+               ch ? ch->name : "MDS 9000", ch ? ch->slots : 9, 1000000 + id, lab_hostname(s->lab, s->sw),
                (unsigned long long)(up / 86400), (unsigned long long)(up / 3600 % 24),
                (unsigned long long)(up / 60 % 60), (unsigned long long)(up % 60));
     return 0;
 }
 
-struct module_row {
-    int slot;
-    const struct module_model *m;
-};
-
-static int modules_of(struct session *s, struct module_row *rows, int max)
+int system_modules(struct session *s, struct module_row *rows, int max)
 {
     int n = 0;
-    for (int slot = 1; slot <= 13 && n < max; slot++) {
+    for (int slot = 1; slot <= SYSTEM_MAX_SLOTS && n < max; slot++) {
         const char *model = lab_module(s->lab, s->sw, slot);
         if (model)
             rows[n++] = (struct module_row){slot, catalog_module(model)};
     }
     return n;
+}
+
+void system_module_serial(struct session *s, int slot, char *buf, size_t n)
+{
+    int id = lab_switch_id(s->lab, s->sw);
+    snprintf(buf, n, "JAB%02d%02d%04d", id % 100, slot % 100, (1000 + id) % 10000);
+}
+
+void system_chassis_serial(struct session *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "FOX%08d", 1000000 + lab_switch_id(s->lab, s->sw) % 1000000);
 }
 
 static const char *module_status(const struct module_row *r, int first_sup_slot)
@@ -65,8 +72,8 @@ static const char *module_status(const struct module_row *r, int first_sup_slot)
 int system_show_module(struct session *s, const struct cmd_args *a)
 {
     (void)a;
-    struct module_row rows[13];
-    int n = modules_of(s, rows, 13), id = lab_switch_id(s->lab, s->sw), sup = 0;
+    struct module_row rows[SYSTEM_MAX_SLOTS];
+    int n = system_modules(s, rows, SYSTEM_MAX_SLOTS), id = lab_switch_id(s->lab, s->sw), sup = 0;
     for (int i = 0; i < n && !sup; i++)
         sup = rows[i].m->supervisor ? rows[i].slot : 0;
     cmd_printf(s, "Mod  Ports  Module-Type                      Model              Status\n"
@@ -87,9 +94,12 @@ int system_show_module(struct session *s, const struct cmd_args *a)
     }
     cmd_printf(s, "\nMod  MAC-Address(es)                        Serial-Num\n"
                   "---  -------------------------------------- ----------\n");
-    for (int i = 0; i < n; i++)
-        cmd_printf(s, "%-4d 00-05-30-%02x-%02x-00 to 00-05-30-%02x-%02x-0f JAB%02d%02d%04d\n", rows[i].slot, id,
-                   rows[i].slot, id, rows[i].slot, id, rows[i].slot, 1000 + id);
+    for (int i = 0; i < n; i++) {
+        char sn[16];
+        system_module_serial(s, rows[i].slot, sn, sizeof sn);
+        cmd_printf(s, "%-4d 00-05-30-%02x-%02x-00 to 00-05-30-%02x-%02x-0f %s\n", rows[i].slot, id, rows[i].slot,
+                   id, rows[i].slot, sn);
+    }
     cmd_printf(s, "\n* this terminal session\n");
     return 0;
 }

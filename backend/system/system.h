@@ -13,5 +13,18 @@ struct lab;
 void system_ctime(struct lab *lab, char *buf, size_t n);
 int system_show_version(struct session *s, const struct cmd_args *a);
 int system_show_module(struct session *s, const struct cmd_args *a);
+int system_show_inventory(struct session *s, const struct cmd_args *a);
+int system_show_license_host_id(struct session *s, const struct cmd_args *a);
+
+/* The modules in the switch's slots, in slot order. */
+enum { SYSTEM_MAX_SLOTS = 13 };
+struct module_row {
+    int slot;
+    const struct module_model *m;
+};
+int system_modules(struct session *s, struct module_row *rows, int max);
+/* Serial numbers, the same in every show command that prints them. */
+void system_module_serial(struct session *s, int slot, char *buf, size_t n);
+void system_chassis_serial(struct session *s, char *buf, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 /* Switch identity and terminal: configure, switchname, clock, terminal,
- * sleep, show version/module/clock/switchname/terminal. */
+ * sleep, show version/module/inventory/license host-id/clock/switchname/
+ * terminal. */
 #include "session.h"
 #include "feature.h"
 #include "lab/lab.h"
@@ -181,5 +182,8 @@ const struct cmd_def system_cmds[] = {
     {M(MODE_EXEC), "show terminal", NULL, show_terminal, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show version", NULL, system_show_version, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show module", NULL, system_show_module, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show inventory", "inventory: Show physical inventory", system_show_inventory, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show license host-id", "license: Show license information\nhost-id: Display license host ID",
+     system_show_license_host_id, CMD_PIPE, 0, 0},
     {0},
 };
