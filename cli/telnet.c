@@ -48,6 +48,8 @@ struct term {
     struct labsess reg;
     bool registered, gone;
     bool eof;                /* the peer sends no more, but output still goes */
+    char out[4096];          /* output not sent yet: see flush_out */
+    size_t out_len;
     unsigned char in[1024];
     size_t in_len, in_pos;
     bool after_cr;           /* swallow the LF or NUL telnet sends after CR */
@@ -65,10 +67,31 @@ struct term {
 
 /* ---- output ---- */
 
+/* Output waits in t->out until the terminal is about to wait for input
+ * (or the buffer fills): the echo of a typed line, the command's output
+ * and the prompt then leave in one write, one SSH packet, not one per
+ * key. A client such as paramiko spends most of a command's time on
+ * packets. */
+static void flush_out(struct term *t)
+{
+    if (!t->gone && t->out_len && t->tr.write(t->tr.ctx, t->out, t->out_len) < 0)
+        t->gone = true;
+    t->out_len = 0;
+}
+
 static void raw_write(struct term *t, const void *p, size_t n)
 {
-    if (!t->gone && n && t->tr.write(t->tr.ctx, p, n) < 0)
-        t->gone = true;
+    if (t->gone || !n)
+        return;
+    if (n > sizeof t->out - t->out_len)
+        flush_out(t);
+    if (n > sizeof t->out) {
+        if (!t->gone && t->tr.write(t->tr.ctx, p, n) < 0)
+            t->gone = true;
+        return;
+    }
+    memcpy(t->out + t->out_len, p, n);
+    t->out_len += n;
 }
 
 /* Session text to the wire: "\n" becomes CR LF, and telnet doubles 0xFF. */
@@ -111,12 +134,14 @@ static bool stopping(const struct term *t) { return t->o.stop && atomic_load(t->
 static int raw_getc(struct term *t)
 {
     while (t->in_pos == t->in_len) {
+        flush_out(t);
         if (t->gone || t->eof || stopping(t))
             return KEY_GONE;
         if (t->deadline && time(NULL) >= t->deadline)
             return KEY_LATE;
         if (t->idle_limit && time(NULL) - t->last_input >= t->idle_limit) {
             term_puts(t, "\nIdle timeout, logging out.\n");
+            flush_out(t);
             t->gone = true;
             return KEY_GONE;
         }
@@ -290,6 +315,7 @@ static bool io_wait(void *ctx, uint64_t ns)
     }
     for (;;) {
         uint64_t now = wall_ns();
+        flush_out(t);
         if (t->gone || stopping(t))
             return false;
         if (now >= end)
@@ -393,6 +419,7 @@ void term_free(struct term *t)
 {
     if (!t)
         return;
+    flush_out(t);
     unregister(t);
     for (int i = 0; i < t->nhist; i++)
         free(t->hist[i]);
