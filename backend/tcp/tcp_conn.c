@@ -366,6 +366,7 @@ int tcp_set_params(tcp_conn *c, const struct tcp_params *p)
     if (c->ka_t.deadline != ENGINE_TIME_NEVER && c->ka_probes == 0)
         tcp_timer_arm(c, &c->ka_t, c->last_rx + p->keepalive_ns);
     tcp_output(c);
+    tcp_check_writable(c);      /* a larger window or buffer makes room */
     return 0;
 }
 

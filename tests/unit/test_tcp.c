@@ -1048,8 +1048,16 @@ START_TEST(test_backpressure)
     ck_assert_uint_eq(s->refused, 1);
     ck_assert_uint_eq(stats(s).buffered, acc);
     ck_assert_uint_eq(s->writable_calls, 0);
+    /* A profile edit that enlarges the buffer makes room at once. */
+    struct tcp_params q = p;
+    q.send_buffer_bytes = 200 * 1024;
+    ck_assert_int_eq(tcp_set_params(s->c, &q), 0);
+    ck_assert_uint_eq(s->writable_calls, 1);
+    ck_assert_uint_eq(tcp_send_room(s->c), limit + 100 * 1024 - acc);
+    ck_assert_int_eq(tcp_set_params(s->c, &p), 0);
+    ck_assert(!app_write(s, 1000));
     run_for(n, 50 * MS);
-    ck_assert_uint_ge(s->writable_calls, 1);
+    ck_assert_uint_ge(s->writable_calls, 2);
     ck_assert_uint_gt(tcp_send_room(s->c), 0);
     /* Bulk writer driven by writable() alone moves data at the path rate. */
     s->bulk = true;
