@@ -16,7 +16,7 @@ enum {
     MAX_NEST = 32,                           /* parentheses */
     MAX_COMPILED = 64 * 1024,                /* bytes of compiled pattern */
     MAX_MEMORY = 4 * 1024 * 1024,            /* bytes PCRE2 may allocate in all */
-    MATCH_STEPS = 200000,                    /* per line: a millisecond or so */
+    MATCH_STEPS = 50000,                     /* per line: tens of ms at worst */
     MATCH_DEPTH = 2000,                      /* nested backtracking frames */
     MATCH_HEAP_KB = 1024,                    /* backtracking memory per match */
 };
