@@ -646,6 +646,45 @@ START_TEST(test_records_conserved_under_loss_reorder_dup)
 }
 END_TEST
 
+/* Heavy, varied impairment over several seeds, SACK on and off, both ways:
+ * the stream stays whole and both ends close cleanly. */
+START_TEST(test_stress_seeds)
+{
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        struct tcp_params p, q;
+        tcp_params_default(&p);
+        p.min_avail_bps = seed % 2 ? 1000000 : 500000000;
+        p.max_retx = 8;
+        q = p;
+        q.sack = seed % 4 != 3;
+        net *n = net_new(seed, &p, &q, (seed % 3 + 1) * MS, 20000000ULL, 18);
+        uint32_t loss = 300 + 100 * (uint32_t)(seed % 4), r = 500;
+        for (int i = 0; i < 2; i++) {
+            net_pipe_config(n, i, set_random_drop, &loss);
+            net_pipe_config(n, i, set_reorder, &r);
+            n->s[i].dup_every = 11 + (uint32_t)seed;
+            n->s[i].bulk = true;
+            n->s[i].rng += seed;
+            n->s[i].send_limit_bytes = 150000;
+        }
+        net_connect(n);
+        run_for(n, 30 * SEC);
+        tcp_close(n->s[seed % 2].c);
+        run_for(n, 30 * SEC);
+        for (int i = 0; i < 2; i++) {
+            side *s = &n->s[i], *o = s->peer;
+            ck_assert_uint_eq(s->rx_order_errors, 0);
+            ck_assert_uint_eq(s->rx_early, 0);
+            ck_assert_uint_eq(s->rx_recs, o->written_recs);
+            ck_assert_uint_eq(s->rx_bytes, o->written_bytes);
+            ck_assert_int_eq(s->n_closed, 1);
+            ck_assert(s->reason == TCP_REASON_LOCAL_CLOSE || s->reason == TCP_REASON_PEER_CLOSE);
+        }
+        net_free(n);
+    }
+}
+END_TEST
+
 /* ---- golden scenarios --------------------------------------------------- */
 
 /* G5: 10 Mb/s netsim, delay 0, qsize 1000 KB, profile 10 Mb/s. Path bound
@@ -1210,6 +1249,7 @@ static Suite *tcp_suite(void)
     TCase *g = tcase_create("golden");
     tcase_set_timeout(g, 300);
     tcase_add_test(g, test_records_conserved_under_loss_reorder_dup);
+    tcase_add_test(g, test_stress_seeds);
     tcase_add_test(g, test_g5_rate_bound);
     tcase_add_test(g, test_g8_window_bound);
     tcase_add_test(g, test_g9_line_rate);
