@@ -129,6 +129,13 @@ static void put_prompt(struct term *t)
 
 static bool stopping(const struct term *t) { return t->o.stop && atomic_load(t->o.stop); }
 
+/* We end the session: what it was told last goes out first. */
+static void hang_up(struct term *t)
+{
+    flush_out(t);
+    t->gone = true;
+}
+
 /* The next byte off the wire, waiting in slices so that shutdown and the
  * idle timeout are noticed while a user thinks. */
 static int raw_getc(struct term *t)
@@ -141,14 +148,13 @@ static int raw_getc(struct term *t)
             return KEY_LATE;
         if (t->idle_limit && time(NULL) - t->last_input >= t->idle_limit) {
             term_puts(t, "\nIdle timeout, logging out.\n");
-            flush_out(t);
-            t->gone = true;
+            hang_up(t);
             return KEY_GONE;
         }
         if (t->account_checked && time(NULL) - t->account_checked >= ACCOUNT_CHECK_SECONDS) {
             t->account_checked = time(NULL);
             if (!session_account_ok(&t->s)) {
-                t->gone = true;
+                hang_up(t);
                 return KEY_GONE;
             }
         }
