@@ -392,6 +392,14 @@ void match_help(const struct match_env *e, const struct words *w, int nfull,
         qsort(out->items, (size_t)out->n, sizeof *out->items, help_cmp);
 }
 
+void help_list_merge(struct help_list *into, const struct help_list *from)
+{
+    for (int i = 0; i < from->n; i++)
+        help_add(into, from->items[i].tok);
+    if (into->n > 1)
+        qsort(into->items, (size_t)into->n, sizeof *into->items, help_cmp);
+}
+
 void help_list_free(struct help_list *h)
 {
     for (int i = 0; i < h->n; i++)

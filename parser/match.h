@@ -56,6 +56,8 @@ struct help_list {
 void match_help(const struct match_env *e, const struct words *w, int nfull,
                 const char *partial, size_t plen, struct help_list *out);
 void help_list_free(struct help_list *h);
+/* Adds from's candidates missing in into, keeping it sorted. */
+void help_list_merge(struct help_list *into, const struct help_list *from);
 
 /* Display form of a variable: `<1-255>`, `A.B.C.D`, `WORD`, `LINE` ... */
 void gtoken_display(const struct gtoken *t, char *buf, size_t n);

@@ -186,6 +186,7 @@ static void piece_lex(struct piece *p, const char *line, size_t a, size_t b)
 struct reading {
     struct match_result r;
     enum mode mode; /* the mode the session is in when the command has run */
+    enum mode env;  /* the mode whose commands it matched */
 };
 
 /* Did the first word select a command in this reading? */
@@ -208,6 +209,7 @@ static int collect_readings(struct session *s, struct piece *p, enum mode m, str
     for (enum mode at = m;; at = mode_info(at)->parent) {
         struct match_env e = env_for(s, at);
         match_line(&e, &p->w, &rd[n].r);
+        rd[n].env = at;
         rd[n++].mode = at;
         if (!(M(at) & M_SUBMODES))
             break;
@@ -221,6 +223,7 @@ static int collect_readings(struct session *s, struct piece *p, enum mode m, str
             match_result_free(&rd[n].r);
             rd[n].r = (struct match_result){.status = MATCH_INVALID, .err_off = w0->off};
         }
+        rd[n].env = MODE_EXEC;
         rd[n++].mode = m; /* a show leaves the mode alone */
     }
     return n;
@@ -553,6 +556,71 @@ static void print_help(struct session *s, const struct help_list *h)
         sb_printf(&s->out, "  <CR>\n");
 }
 
+/* The mode whose commands `?` and Tab offer after the first word, chosen
+ * as the line would run (match_climbing): `sh run?` at (config-if)# is a
+ * show, `sh ?` is ambiguous. The partial last word helps decide when it
+ * can; -1: ambiguous. */
+static int help_env(struct session *s, struct piece *p, int nfull)
+{
+    int all = p->w.n;
+    for (int pass = 0; pass < 2; pass++) {
+        p->w.n = pass == 0 ? all : nfull;
+        struct reading rd[MODE_COUNT + 1];
+        int n = collect_readings(s, p, s->mode, rd);
+        bool ambiguous;
+        int pick = choose_reading(p, rd, n, &ambiguous);
+        int env = ambiguous ? -1 : (int)rd[pick].env;
+        bool usable = pass == 1 || (!ambiguous && rd[pick].r.status != MATCH_INVALID);
+        for (int i = 0; i < n; i++)
+            match_result_free(&rd[i].r);
+        if (usable) {
+            p->w.n = all;
+            return env;
+        }
+    }
+    p->w.n = all;
+    return s->mode;
+}
+
+/* What may come next, as the line would be read. The first word offers
+ * the mode's commands, exec's `show` in config modes and, once a letter
+ * is typed, the parent modes' commands it could abbreviate (`sw?` at
+ * (config-if)#: switchname, switchport), so that Tab never completes to
+ * one of two commands the line would find ambiguous. */
+static void help_readings(struct session *s, struct piece *p, int nfull, const char *part, size_t plen,
+                          struct help_list *h)
+{
+    if (nfull > 0) {
+        int env = help_env(s, p, nfull);
+        if (env < 0) {
+            memset(h, 0, sizeof *h);
+            h->status = MATCH_AMBIGUOUS;
+            h->err_off = p->w.w[0].off;
+            return;
+        }
+        struct match_env e = env_for(s, (enum mode)env);
+        match_help(&e, &p->w, nfull, part, plen, h);
+        return;
+    }
+    struct match_env e = env_for(s, s->mode);
+    match_help(&e, &p->w, 0, part, plen, h);
+    for (enum mode at = s->mode; plen > 0 && (M(at) & M_SUBMODES);) {
+        at = mode_info(at)->parent;
+        struct help_list more;
+        struct match_env pe = env_for(s, at);
+        match_help(&pe, &p->w, 0, part, plen, &more);
+        help_list_merge(h, &more);
+        help_list_free(&more);
+    }
+    if (mode_info(s->mode)->is_config && strncasecmp(part, "show", plen < 4 ? plen : 4) == 0 && plen <= 4) {
+        struct help_list ex;
+        struct match_env xe = env_for(s, MODE_EXEC);
+        match_help(&xe, &p->w, 0, "show", 4, &ex);
+        help_list_merge(h, &ex);
+        help_list_free(&ex);
+    }
+}
+
 /* Help for the part of the line after its last pipe, or the whole line. */
 static void help_piece(struct session *s, const char *line, struct help_list *h,
                        size_t *partial_off)
@@ -565,8 +633,14 @@ static void help_piece(struct session *s, const char *line, struct help_list *h,
     bool partial = len > 0 && p.text[len - 1] != ' ' && p.text[len - 1] != '\t' && p.w.n > 0;
     int nfull = partial ? p.w.n - 1 : p.w.n;
     const struct word *last = partial ? &p.w.w[p.w.n - 1] : NULL;
-    struct match_env e = env_for(s, sg.n > 1 ? MODE_FILTER : s->mode);
-    match_help(&e, &p.w, nfull, last ? last->s : "", last ? last->len : 0, h);
+    const char *part = last ? last->s : "";
+    size_t plen = last ? last->len : 0;
+    if (sg.n > 1) {
+        struct match_env e = env_for(s, MODE_FILTER);
+        match_help(&e, &p.w, nfull, part, plen, h);
+    } else {
+        help_readings(s, &p, nfull, part, plen, h);
+    }
     if (h->status != MATCH_OK)
         h->err_off += p.base;
     *partial_off = p.base + (last ? last->off : len);

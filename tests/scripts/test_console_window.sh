@@ -106,10 +106,19 @@ screen | grep -q "Invalid command" && fail "Ctrl-Z at exec ran something: $(scre
 tm send-keys -t t -l 'conf t'
 tm send-keys -t t Enter
 expect_last '^MDS1\(config\)# ?$' "conf t"
+# at (config-if)#, `sh` + Tab is `show` or `shutdown`: no completion
+tm send-keys -t t -l 'int g2/2'
+tm send-keys -t t Enter
+expect_last '^MDS1\(config-if\)# ?$' "int g2/2"
+tm send-keys -t t -l 'sh'
+tm send-keys -t t Tab
+sleep 0.3
+expect_last '^MDS1\(config-if\)# sh$' "sh + Tab at (config-if)# completed to one of show, shutdown"
+tm send-keys -t t C-u
 tm send-keys -t t C-z
 expect_last '^MDS1# ?$' "Ctrl-Z in config"
 tm send-keys -t t Up
-expect_last '^MDS1# conf t$' "Up after Ctrl-Z recalls the last typed line, not Ctrl-Z's end"
+expect_last '^MDS1# int g2/2$' "Up after Ctrl-Z recalls the last typed line, not Ctrl-Z's end"
 tm send-keys -t t C-u
 
 # keys typed while a long output is printed go to the next line, not to
