@@ -37,7 +37,6 @@ void ifname_format(char *buf, size_t n, const struct iftype *t, int a, int b)
         snprintf(buf, n, "%s%d", t->canonical, a);
 }
 
-int iftype_index(const struct iftype *t) { return (int)(t - types); }
 const struct iftype *iftype_at(int index) { return &types[index]; }
 
 static bool number(const char **p, int *v)

@@ -18,7 +18,6 @@ struct iftype {
  * first of several (the matcher reports the ambiguity, not the lexer). */
 const struct iftype *iftype_by_prefix(const char *s, size_t n);
 const struct iftype *iftype_by_keyword(const char *kw);
-int iftype_index(const struct iftype *t);
 const struct iftype *iftype_at(int index);
 
 /* "GigabitEthernet2/2", "fcip1": port is ignored for single-id types. */
