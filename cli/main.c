@@ -3,9 +3,13 @@
 #include "replay.h"
 #include "serve.h"
 #include "cmdref.h"
+#include "labcmd.h"
+#include "owner.h"
+#include "attach.h"
 #include "lab/lab.h"
 #include "feature.h"
 #include "session.h"
+#include "lab/ownership.h"
 #include "lab/topology.h"
 #include <errno.h>
 #include <getopt.h>
@@ -101,14 +105,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     return optind;
 }
 
-static int lab_list(struct lab *lab)
-{
-    printf("%-10s %-10s %s\n", "Switch", "Hostname", "Chassis");
-    for (int i = 0; i < lab_switch_count(lab); i++)
-        printf("%-10s %-10s %s\n", lab_switch_name(lab, i), lab_hostname(lab, i), lab_switch_chassis(lab, i));
-    return 0;
-}
-
 /* Reads a whole (small) file; NULL with errno set on failure. */
 static char *slurp(const char *path)
 {
@@ -128,10 +124,21 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* `lab create FILE`: before any lab is opened, so no default lab is made. */
+/* `lab create FILE`: before any lab is opened, so no default lab is made;
+ * under the lab's owner lock, so nobody opens it half made. */
 static int lab_create(const struct opts *o, const char *file)
 {
-    char *text = slurp(file), err[1024];
+    struct labown lo;
+    char err[4400];
+    int locked = labown_init(&lo, o->db, err, sizeof err) == 0 ? labown_try_lock(&lo, err, sizeof err) : -1;
+    if (locked == 0)
+        snprintf(err, sizeof err, "%s is in use by mdsim process %ld: it exists already", o->db,
+                 (long)labown_holder(&lo));
+    if (locked <= 0) {
+        fprintf(stderr, "mdsim: %s\n", err);
+        return 1;
+    }
+    char *text = slurp(file);
     if (!text) {
         fprintf(stderr, "mdsim: cannot read %s: %s\n", file, strerror(errno));
         return 1;
@@ -143,17 +150,6 @@ static int lab_create(const struct opts *o, const char *file)
         return 1;
     }
     printf("created %s\n", o->db);
-    return 0;
-}
-
-static int lab_reset(struct lab *lab)
-{
-    if (!topology_factory_reset(lab)) {
-        fprintf(stderr, "mdsim: lab busy, nothing reset: %s\n", lab_store_error(lab));
-        return 1;
-    }
-    printf("%d switch%s reset to factory configuration\n", lab_switch_count(lab),
-           lab_switch_count(lab) == 1 ? "" : "es");
     return 0;
 }
 
@@ -170,17 +166,67 @@ static int run(struct lab *lab, struct opts *o, int argc, char **argv)
             return usage_error("replay needs at least one file");
         return replay_files(lab, argv + 1, argc - 1, &o->replay);
     }
-    if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "list") == 0)
-        return lab_list(lab);
     if (strcmp(argv[0], "serve") == 0 && argc == 1)
         return serve_run(lab, o->db, &o->serve);
-    if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "show") == 0) {
-        topology_print(lab, stdout);
-        return 0;
+    int rc = strcmp(argv[0], "lab") == 0 && argc == 2 ? labcmd_run(lab, argv[1], stdout, stderr) : -1;
+    return rc >= 0 ? rc : usage_error("unknown command");
+}
+
+/* The same job, run by the process that owns the lab (DESIGN.md rule 7). */
+static int run_attached(int fd, pid_t pid, struct opts *o, int argc, char **argv)
+{
+    char *stdin_file[] = {"-"};
+    struct attach_job j = {.sw = o->sw, .check = o->replay.check, .verify = o->replay.verify,
+                           .stop_on_error = o->replay.stop_on_error};
+    if (argc == 0) {
+        j.job = isatty(STDIN_FILENO) ? "console" : "replay";
+        j.files = stdin_file;
+        j.nfiles = 1;
+    } else if (strcmp(argv[0], "replay") == 0) {
+        if (argc < 2)
+            return usage_error("replay needs at least one file");
+        j.job = "replay";
+        j.files = argv + 1;
+        j.nfiles = argc - 1;
+    } else if (strcmp(argv[0], "serve") == 0 && argc == 1) {
+        fprintf(stderr, "mdsim: %s is in use by mdsim process %ld; `serve` must be the first to open a lab:"
+                        " stop that one first\n", o->db, (long)pid);
+        return 1;
+    } else if (strcmp(argv[0], "lab") == 0 && argc == 2 &&
+               (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "show") == 0 || strcmp(argv[1], "reset") == 0)) {
+        j.job = strcmp(argv[1], "list") == 0 ? "lab-list" : strcmp(argv[1], "show") == 0 ? "lab-show" : "lab-reset";
+    } else {
+        return usage_error("unknown command");
     }
-    if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "reset") == 0)
-        return lab_reset(lab);
-    return usage_error("unknown command");
+    int rc = attach_run(fd, pid, &j);
+    return rc == -2 ? usage_error(NULL) : rc;
+}
+
+/* The first process on a lab owns it: it opens the lab, listens for later
+ * ones, runs its job, then serves those still attached until they leave. */
+static int run_owner(struct labown *lo, struct opts *o, int argc, char **argv)
+{
+    char err[512];
+    struct lab *lab = lab_open(o->db, err, sizeof err);
+    if (!lab) {
+        fprintf(stderr, "mdsim: %s\n", err);
+        return 1;
+    }
+    if (owner_start(lab, lo, err, sizeof err) != 0) {
+        fprintf(stderr, "mdsim: %s\n", err);
+        lab_close(lab);
+        return 1;
+    }
+    int rc;
+    if (o->sw && (o->replay.start_switch = lab_switch_find(lab, o->sw)) < 0)
+        rc = usage_error("no such switch in the lab");
+    else
+        rc = run(lab, o, argc, argv);
+    bool serving = argc == 1 && strcmp(argv[0], "serve") == 0;
+    if (!owner_finish(serving)) /* sessions still hold the lab: every command committed, just go */
+        _exit(rc ? rc : 1);
+    lab_close(lab);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -196,17 +242,14 @@ int main(int argc, char **argv)
         return cmdref_print(stdout);
     if (argc >= 2 && strcmp(argv[0], "lab") == 0 && strcmp(argv[1], "create") == 0)
         return argc == 3 ? lab_create(&o, argv[2]) : usage_error("lab create needs one FILE");
-    char err[512];
-    struct lab *lab = lab_open(o.db, err, sizeof err);
-    if (!lab) {
+    char err[4400];
+    struct labown lo;
+    int fd;
+    pid_t pid;
+    int own = labown_init(&lo, o.db, err, sizeof err) == 0 ? attach_or_own(&lo, &fd, &pid, err, sizeof err) : -1;
+    if (own < 0) {
         fprintf(stderr, "mdsim: %s\n", err);
         return 1;
     }
-    if (o.sw && (o.replay.start_switch = lab_switch_find(lab, o.sw)) < 0) {
-        lab_close(lab);
-        return usage_error("no such switch in the lab");
-    }
-    int rc = run(lab, &o, argc, argv);
-    lab_close(lab);
-    return rc;
+    return own ? run_owner(&lo, &o, argc, argv) : run_attached(fd, pid, &o, argc, argv);
 }

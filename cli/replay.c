@@ -15,12 +15,13 @@ struct replay {
     int cur;
     strbuf got; /* output of the last command, for --verify */
     int failures;
+    FILE *out, *err;
 };
 
 static void out_write(void *ctx, const char *s, size_t n)
 {
     struct replay *r = ctx;
-    fwrite(s, 1, n, stdout);
+    fwrite(s, 1, n, r->out);
     sb_add(&r->got, s, n);
 }
 
@@ -33,6 +34,15 @@ static struct session *session_for(struct replay *r, int sw)
         r->open[sw] = true;
     }
     return &r->sess[sw];
+}
+
+/* Other sessions of the lab may rename switches meanwhile: look up locked. */
+static int find_switch(struct replay *r, const char *host)
+{
+    lab_lock(r->lab);
+    int sw = lab_switch_find(r->lab, host);
+    lab_unlock(r->lab);
+    return sw;
 }
 
 static bool is_comment(const char *l) { return l[0] == '!' && (l[1] == ' ' || l[1] == '\0'); }
@@ -66,9 +76,9 @@ struct file_lines {
     int n;
 };
 
-static bool read_lines(const char *path, struct file_lines *fl)
+static bool read_lines(struct replay *r, const char *path, struct file_lines *fl)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    FILE *f = r->o->open ? r->o->open(r->o->open_ctx, path) : strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f)
         return false;
     char *line = NULL;
@@ -109,7 +119,7 @@ static bool has_prompts(struct replay *r, const struct file_lines *fl)
     char host[64];
     for (int i = 0; i < fl->n; i++)
         if (!is_comment(fl->v[i]) && parse_prompt(fl->v[i], host, sizeof host) &&
-            lab_switch_find(r->lab, host) >= 0)
+            find_switch(r, host) >= 0)
             return true;
     return false;
 }
@@ -125,7 +135,7 @@ static void verify(struct replay *r, const char *file, const struct file_lines *
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         if (!*p || strlen(fl->v[ln]) != n || strncmp(fl->v[ln], p, n) != 0) {
-            fprintf(stderr, "%s:%d: output differs: expected \"%s\", got \"%.*s\"\n", file, ln + 1,
+            fprintf(r->err, "%s:%d: output differs: expected \"%s\", got \"%.*s\"\n", file, ln + 1,
                     fl->v[ln], (int)n, p);
             r->failures++;
             return;
@@ -133,7 +143,7 @@ static void verify(struct replay *r, const char *file, const struct file_lines *
         p += n + (nl ? 1 : 0);
     }
     if (*p) {
-        fprintf(stderr, "%s:%d: unexpected output \"%.*s\"\n", file, next,
+        fprintf(r->err, "%s:%d: unexpected output \"%.*s\"\n", file, next,
                 (int)(strchr(p, '\n') ? strchr(p, '\n') - p : (long)strlen(p)), p);
         r->failures++;
     }
@@ -146,7 +156,7 @@ static int next_command(struct replay *r, const struct file_lines *fl, int from,
         const char *l = fl->v[i];
         if (is_comment(l) || (!transcript && l[0] == '!')) /* `!Time: ...` of a pasted config */
             continue;
-        if (!transcript || (parse_prompt(l, host, sizeof host) && lab_switch_find(r->lab, host) >= 0))
+        if (!transcript || (parse_prompt(l, host, sizeof host) && find_switch(r, host) >= 0))
             return i;
     }
     return fl->n;
@@ -158,18 +168,20 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     const char *cmd = fl->v[i];
     if (transcript) {
         cmd = parse_prompt(cmd, host, sizeof host);
-        r->cur = lab_switch_find(r->lab, host);
+        r->cur = find_switch(r, host);
     }
     struct session *s = session_for(r, r->cur);
+    lab_lock(r->lab);
     session_prompt(s, prompt, sizeof prompt);
-    printf("%s%s\n", prompt, cmd);
+    lab_unlock(r->lab);
+    fprintf(r->out, "%s%s\n", prompt, cmd);
     size_t shown = (size_t)(cmd - fl->v[i]), plen = strlen(prompt);
     while (shown && fl->v[i][shown - 1] == ' ')
         shown--;
     while (plen && prompt[plen - 1] == ' ')
         plen--;
     if (r->o->verify && transcript && (shown != plen || strncmp(fl->v[i], prompt, plen) != 0)) {
-        fprintf(stderr, "%s:%d: prompt differs: expected \"%.*s\", got \"%.*s\"\n", file, i + 1,
+        fprintf(r->err, "%s:%d: prompt differs: expected \"%.*s\", got \"%.*s\"\n", file, i + 1,
                 (int)shown, fl->v[i], (int)plen, prompt);
         r->failures++;
     }
@@ -183,7 +195,7 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     }
     int rc = session_exec(s, cmd);
     if (rc != 0 && !r->o->verify) { /* verify: the transcript shows the error */
-        fprintf(stderr, "%s:%d: %s\n", file, i + 1, s->last_error);
+        fprintf(r->err, "%s:%d: %s\n", file, i + 1, s->last_error);
         r->failures++;
     }
     return rc == 0;
@@ -192,8 +204,8 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
 static int replay_file(struct replay *r, const char *file)
 {
     struct file_lines fl;
-    if (!read_lines(file, &fl)) {
-        fprintf(stderr, "mdsim: cannot read %s\n", file);
+    if (!read_lines(r, file, &fl)) {
+        fprintf(r->err, "mdsim: cannot read %s\n", file);
         return -1;
     }
     bool transcript = has_prompts(r, &fl);
@@ -212,28 +224,54 @@ static int replay_file(struct replay *r, const char *file)
     return 0;
 }
 
-int replay_files(struct lab *lab, char **files, int n, const struct replay_opts *o)
+/* The batch is the lab's, shared with the other sessions of its owner:
+ * --check must undo its own changes only, so it holds the lab alone from
+ * start to end (others wait) and commits whatever batch was open before
+ * starting its own. */
+static void batch_start(struct lab *lab, bool check)
 {
-    int nsw = lab_switch_count(lab);
-    struct replay r = {lab, o, calloc((size_t)nsw, sizeof(struct session)), calloc((size_t)nsw, sizeof(bool)),
-                       o->start_switch, {0}, 0};
-    if (!r.sess || !r.open)
-        abort();
-    sb_init(&r.got);
+    if (check)
+        lab_hold(lab);
+    lab_lock(lab);
+    if (check)
+        lab_batch_end(lab);
     lab_batch_begin(lab);
-    int bad = 0;
-    for (int i = 0; i < n && !(o->stop_on_error && r.failures); i++)
-        bad |= replay_file(&r, files[i]) != 0;
-    if (o->check)
+    lab_unlock(lab);
+}
+
+static void batch_finish(struct lab *lab, bool check)
+{
+    lab_lock(lab);
+    if (check)
         lab_batch_abort(lab);
     else
         lab_batch_end(lab);
+    lab_unlock(lab);
+    if (check)
+        lab_release(lab);
+}
+
+int replay_files(struct lab *lab, char **files, int n, const struct replay_opts *o)
+{
+    lab_lock(lab);
+    int nsw = lab_switch_count(lab);
+    lab_unlock(lab);
+    struct replay r = {lab, o, calloc((size_t)nsw, sizeof(struct session)), calloc((size_t)nsw, sizeof(bool)),
+                       o->start_switch, {0}, 0, o->out ? o->out : stdout, o->err ? o->err : stderr};
+    if (!r.sess || !r.open)
+        abort();
+    sb_init(&r.got);
+    batch_start(lab, o->check);
+    int bad = 0;
+    for (int i = 0; i < n && !(o->stop_on_error && r.failures); i++)
+        bad |= replay_file(&r, files[i]) != 0;
+    batch_finish(lab, o->check);
     for (int i = 0; i < nsw; i++)
         if (r.open[i])
             session_free(&r.sess[i]);
     free(r.sess);
     free(r.open);
     sb_free(&r.got);
-    fflush(stdout);
+    fflush(r.out);
     return bad ? 2 : r.failures ? 1 : 0;
 }

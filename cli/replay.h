@@ -2,6 +2,7 @@
 #ifndef MDSIM_REPLAY_H
 #define MDSIM_REPLAY_H
 #include <stdbool.h>
+#include <stdio.h>
 
 struct lab;
 
@@ -10,6 +11,12 @@ struct replay_opts {
     bool stop_on_error;
     bool verify;        /* compare output with the transcript's own lines */
     int start_switch;   /* where plain script lines run first */
+    /* For a replay run by the lab's owner for an attached mdsim: where
+     * the transcript and the errors go (NULL: stdout, stderr), and how a
+     * file is opened (NULL: the file system, "-" = stdin). */
+    FILE *out, *err;
+    FILE *(*open)(void *ctx, const char *name);
+    void *open_ctx;
 };
 
 /* Replays each file ("-" = stdin) in turn and prints the transcript.

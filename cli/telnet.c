@@ -438,9 +438,26 @@ void term_free(struct term *t)
 static void refresh_idle_limit(struct term *t)
 {
     lab_lock(t->o.lab);
-    t->idle_limit = line_idle_seconds(t->o.lab, t->o.sw, LINE_VTY, t->o.idle_timeout);
+    t->idle_limit = line_idle_seconds(t->o.lab, t->o.sw, t->o.console ? LINE_CONSOLE : LINE_VTY,
+                                      t->o.idle_timeout);
     lab_unlock(t->o.lab);
     t->s.idle_timeout = t->idle_limit; /* for `show terminal` */
+}
+
+static void history_add(struct term *t, const char *line);
+
+/* A console keeps the lab's history, as the local console does. */
+static void history_load(struct term *t)
+{
+    char **lines;
+    lab_lock(t->o.lab);
+    int n = lab_history_recent(t->o.lab, HIST_MAX, &lines);
+    lab_unlock(t->o.lab);
+    for (int i = 0; i < n; i++) {
+        history_add(t, lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
 }
 
 static void start_session(struct term *t, const char *user, enum role role)
@@ -856,6 +873,11 @@ static void shell_interactive(struct term *t)
     while (!t->s.closed && read_watched_line(t)) {
         if (!t->from_ctrl_z)
             history_add(t, t->line);
+        if (!t->from_ctrl_z && t->o.console && t->line[0]) {
+            lab_lock(t->o.lab);
+            lab_history_add(t->o.lab, t->line);
+            lab_unlock(t->o.lab);
+        }
         run_command(t, t->line);
         if (!t->s.closed)
             put_prompt(t);
@@ -911,7 +933,9 @@ int term_shell(struct term *t, const char *user, enum role role)
 {
     int rc = 0;
     start_session(t, user, role);
-    if (t->o.interactive)
+    if (t->o.console)
+        history_load(t);
+    else if (t->o.interactive)
         term_puts(t, banner);
     if (t->o.interactive)
         shell_interactive(t);

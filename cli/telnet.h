@@ -31,7 +31,7 @@ struct term_transport {
 struct term_opts {
     struct lab *lab;
     int sw;
-    const char *kind;  /* "telnet" or "ssh", for `show users` */
+    const char *kind;  /* "telnet", "ssh" or "attach", for `show users` */
     const char *from;  /* peer address */
     bool telnet;       /* IAC sequences in, 0xFF doubled out */
     bool interactive;  /* echo, editing, pager; else a batch transcript */
@@ -41,6 +41,8 @@ struct term_opts {
                         * unless the switch has `line vty` `exec-timeout` */
     const atomic_bool *stop; /* the server is shutting down */
     struct login_ticket *ticket; /* the connection's place among those not logged in yet */
+    bool console;      /* an attached console (docs/lab-owner.md): no banner,
+                        * `line console` exec-timeout, the lab's history */
 };
 
 struct term;

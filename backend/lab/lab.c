@@ -24,6 +24,9 @@ struct lab {
     sqlite3 *db;
     struct stmt_cache *stmts;
     pthread_mutex_t lock;
+    pthread_cond_t unheld; /* lab_hold: others wait for the holder to let go */
+    pthread_t holder;
+    bool held;
     struct lab_switch *sw;
     int nsw;
     int txn_depth;
@@ -232,6 +235,7 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     lab->stmts = stmt_cache_new(db);
     pthread_mutex_init(&lab->lock, NULL);
     pthread_cond_init(&lab->clock_wake, NULL);
+    pthread_cond_init(&lab->unheld, NULL);
     lab->wall_at_open = time(NULL);
     load_switches(lab);
     load_clock(lab);
@@ -253,6 +257,7 @@ void lab_close(struct lab *lab)
     sqlite3_close(lab->db);
     pthread_mutex_destroy(&lab->lock);
     pthread_cond_destroy(&lab->clock_wake);
+    pthread_cond_destroy(&lab->unheld);
     free(lab->sw);
     free(lab);
 }
@@ -357,9 +362,28 @@ static void follow_other_writers(struct lab *lab)
 void lab_lock(struct lab *lab)
 {
     pthread_mutex_lock(&lab->lock);
+    while (lab->held && !pthread_equal(lab->holder, pthread_self()))
+        pthread_cond_wait(&lab->unheld, &lab->lock);
     if (lab->txn_depth == 0 && !lab->batch)
         follow_other_writers(lab);
 }
+
+void lab_hold(struct lab *lab)
+{
+    lab_lock(lab);
+    lab->held = true;
+    lab->holder = pthread_self();
+    lab_unlock(lab);
+}
+
+void lab_release(struct lab *lab)
+{
+    pthread_mutex_lock(&lab->lock);
+    lab->held = false;
+    pthread_cond_broadcast(&lab->unheld);
+    pthread_mutex_unlock(&lab->lock);
+}
+
 void lab_unlock(struct lab *lab)
 {
     stmt_cache_reset_all(lab->stmts); /* no read transaction outlives a command */

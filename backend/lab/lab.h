@@ -47,6 +47,11 @@ const char *lab_module(struct lab *lab, int sw, int slot);
  * pager run after lab_unlock. */
 void lab_lock(struct lab *lab);
 void lab_unlock(struct lab *lab);
+/* The lab for this thread alone until lab_release: other threads'
+ * lab_lock waits meanwhile (replay --check, whose undo must not take
+ * other sessions' changes with it). */
+void lab_hold(struct lab *lab);
+void lab_release(struct lab *lab);
 void lab_txn_begin(struct lab *lab);
 /* Returns false when the command wanted to commit but the store refused a
  * write (another process holds the lab file): everything is rolled back

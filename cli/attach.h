@@ -1,0 +1,29 @@
+/*
+ * The attached side of DESIGN.md rule 7: an mdsim that finds its lab
+ * owned by another process runs its job there, over the owner's socket.
+ */
+#ifndef MDSIM_ATTACH_H
+#define MDSIM_ATTACH_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct labown;
+
+/* Takes the lab's lock, or connects to its owner, retrying while an owner
+ * starts or stops. Returns 1 (owner: o->fd is the lock), 0 (attached:
+ * *fd is connected and greeted, *pid the owner's) or -1 (err set). */
+int attach_or_own(struct labown *o, int *fd, pid_t *pid, char *err, size_t errlen);
+
+struct attach_job {
+    const char *job;   /* "console", "replay", "lab-list", "lab-show", "lab-reset" */
+    const char *sw;    /* --switch, or NULL */
+    bool check, verify, stop_on_error;
+    char **files;      /* replay: the files, "-" = stdin */
+    int nfiles;
+};
+
+/* Runs the job in the owner; returns its exit code (2 with usage: -2). */
+int attach_run(int fd, pid_t pid, const struct attach_job *j);
+
+#endif

@@ -1,0 +1,12 @@
+/* `mdsim lab list|show|reset` on an open lab, run by its owner, for
+ * itself or for an attached mdsim. */
+#ifndef MDSIM_LABCMD_H
+#define MDSIM_LABCMD_H
+#include <stdio.h>
+
+struct lab;
+
+/* Runs `lab WHAT`; -1 when WHAT is not one of these, else the exit code. */
+int labcmd_run(struct lab *lab, const char *what, FILE *out, FILE *err);
+
+#endif

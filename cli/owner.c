@@ -1,0 +1,545 @@
+/*
+ * The lab's owner serves the mdsim processes attached to it. An accept
+ * thread takes connections on the lab's socket; each gets a thread that
+ * greets it, reads its request and runs the job in this process's lab,
+ * streaming the output back. Every command still runs under the lab lock
+ * inside session_exec, so attached sessions interleave with the owner's
+ * own job command by command, as served sessions do.
+ */
+#define _GNU_SOURCE /* accept4, SO_PEERCRED, fopencookie, sigtimedwait */
+#include "owner.h"
+#include "ownwire.h"
+#include "labcmd.h"
+#include "replay.h"
+#include "telnet.h"
+#include "lab/lab.h"
+#include "lab/ownership.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <poll.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+    MAX_CLIENTS = 32,
+    MAX_FILES = 1024,
+    INPUT_MAX = 64 << 20,  /* bytes of replay input per client */
+    REQUEST_MS = 10000,    /* a client says what it wants within this */
+    RECV_TIMEOUT_S = 10,   /* a frame that has started must end within this */
+    SEND_TIMEOUT_S = 30,   /* a client that stops reading is dropped */
+    DRAIN_SECONDS = 10,
+};
+
+struct client {
+    int fd;
+    struct client *next;
+};
+
+static struct {
+    struct lab *lab;
+    char sock[sizeof ((struct sockaddr_un *)0)->sun_path];
+    int lfd, wake[2];
+    pthread_t accept_th;
+    bool listening, accepting;
+    pthread_mutex_t mu; /* guards clients and n */
+    pthread_cond_t left;
+    struct client *clients;
+    int n;
+    atomic_bool stop;
+} own = {.lfd = -1, .mu = PTHREAD_MUTEX_INITIALIZER, .left = PTHREAD_COND_INITIALIZER};
+
+/* ---- a job's request ---- */
+
+struct request {
+    char job[16], sw[64];
+    bool check, verify, stop_on_error;
+    int rows, cols;
+    long pid;
+};
+
+/* "key=value" lines; unknown keys are ignored, values are bounded. */
+static void parse_request(char *text, struct request *rq)
+{
+    char *save = NULL;
+    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char *v = strchr(l, '=');
+        if (!v)
+            continue;
+        *v++ = '\0';
+        if (strcmp(l, "job") == 0)
+            snprintf(rq->job, sizeof rq->job, "%s", v);
+        else if (strcmp(l, "switch") == 0)
+            snprintf(rq->sw, sizeof rq->sw, "%s", v);
+        else if (strcmp(l, "check") == 0)
+            rq->check = *v == '1';
+        else if (strcmp(l, "verify") == 0)
+            rq->verify = *v == '1';
+        else if (strcmp(l, "stop-on-error") == 0)
+            rq->stop_on_error = *v == '1';
+        else if (strcmp(l, "rows") == 0)
+            rq->rows = atoi(v);
+        else if (strcmp(l, "cols") == 0)
+            rq->cols = atoi(v);
+        else if (strcmp(l, "pid") == 0)
+            rq->pid = atol(v);
+    }
+}
+
+/* ---- output streams back to the client ---- */
+
+struct sink {
+    int fd, type;
+};
+
+static ssize_t sink_write(void *ctx, const char *buf, size_t n)
+{
+    struct sink *k = ctx;
+    wire_send(k->fd, k->type, buf, n); /* a client gone: the job runs on, unheard */
+    return (ssize_t)n;
+}
+
+static FILE *sink_open(struct sink *k)
+{
+    FILE *f = fopencookie(k, "w", (cookie_io_functions_t){.write = sink_write});
+    if (!f)
+        abort();
+    return f;
+}
+
+/* ---- jobs ---- */
+
+struct replay_input {
+    char *name[MAX_FILES], *data[MAX_FILES];
+    size_t len[MAX_FILES];
+    bool bad[MAX_FILES];
+    int n, next;
+};
+
+static FILE *input_open(void *ctx, const char *name)
+{
+    struct replay_input *in = ctx;
+    (void)name; /* replay opens the files in the order given */
+    if (in->next >= in->n)
+        return NULL;
+    int k = in->next++;
+    if (in->bad[k])
+        return NULL;
+    return in->len[k] ? fmemopen(in->data[k], in->len[k], "r") : fopen("/dev/null", "r");
+}
+
+/* F, D... per file, then G. False when the client broke off or sent too much. */
+static bool read_files(int fd, char *buf, struct replay_input *in, FILE *err)
+{
+    size_t total = 0, n;
+    for (;;) {
+        int type = wire_recv(fd, buf, &n, -1);
+        if (type == W_GO)
+            return in->n > 0;
+        if (type == W_FILE && in->n < MAX_FILES && n > 1) {
+            int k = in->n++;
+            in->bad[k] = buf[0] == '!';
+            if (!(in->name[k] = strdup(buf + 1)))
+                abort();
+        } else if (type == W_DATA && in->n > 0 && total + n <= INPUT_MAX) {
+            int k = in->n - 1;
+            if (!(in->data[k] = realloc(in->data[k], in->len[k] + n + 1)))
+                abort();
+            memcpy(in->data[k] + in->len[k], buf, n);
+            in->len[k] += n;
+            total += n;
+        } else {
+            if (type == W_DATA || type == W_FILE)
+                fprintf(err, "mdsim: replay input over %d MiB or %d files: too much for one run\n",
+                        INPUT_MAX >> 20, MAX_FILES);
+            return false;
+        }
+    }
+}
+
+static int job_replay(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    struct replay_input *in = calloc(1, sizeof *in);
+    if (!in)
+        abort();
+    int rc = 2;
+    if (read_files(fd, buf, in, err)) {
+        struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
+                                 .start_switch = sw, .out = out, .err = err, .open = input_open,
+                                 .open_ctx = in};
+        rc = replay_files(own.lab, in->name, in->n, &ro);
+    }
+    for (int i = 0; i < in->n; i++) {
+        free(in->name[i]);
+        free(in->data[i]);
+    }
+    free(in);
+    return rc;
+}
+
+/* An attached console: the served terminal's line discipline, fed with
+ * the keys of the client's raw terminal. */
+struct keys {
+    int fd;
+    struct term *t;
+    char *buf;
+    size_t len, pos;
+    bool eof;
+};
+
+static int keys_read(void *ctx, unsigned char *p, size_t n, int timeout_ms)
+{
+    struct keys *k = ctx;
+    while (k->pos == k->len) {
+        if (k->eof)
+            return -1;
+        size_t got;
+        int type = wire_recv(k->fd, k->buf, &got, timeout_ms);
+        if (type <= 0)
+            return type;
+        if (type == W_INPUT) {
+            k->len = got;
+            k->pos = 0;
+        } else if (type == W_WINDOW) {
+            int rows = 0, cols = 0;
+            if (sscanf(k->buf, "%d %d", &rows, &cols) == 2)
+                term_set_window(k->t, rows, cols);
+            return 0;
+        } else if (type == W_EOF) {
+            k->eof = true;
+        }
+    }
+    size_t m = k->len - k->pos < n ? k->len - k->pos : n;
+    memcpy(p, k->buf + k->pos, m);
+    k->pos += m;
+    return (int)m;
+}
+
+static int keys_write(void *ctx, const void *p, size_t n)
+{
+    struct keys *k = ctx;
+    return wire_send(k->fd, W_OUT, p, n);
+}
+
+static int job_console(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    (void)out;
+    (void)err;
+    char from[32];
+    snprintf(from, sizeof from, "pid %ld", rq->pid);
+    struct keys k = {.fd = fd, .buf = buf};
+    struct term_transport tr = {keys_read, keys_write, &k};
+    struct term_opts o = {.lab = own.lab, .sw = sw, .kind = "attach", .from = from, .interactive = true,
+                          .crlf = true, .rows = rq->rows, .cols = rq->cols, .stop = &own.stop,
+                          .console = true};
+    k.t = term_new(&tr, &o);
+    term_shell(k.t, "admin", ROLE_ADMIN);
+    term_free(k.t);
+    return 0;
+}
+
+static int job_lab(const char *what, FILE *out, FILE *err)
+{
+    int rc = labcmd_run(own.lab, what, out, err);
+    return rc < 0 ? 2 : rc;
+}
+
+static int job_lab_list(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    (void)fd, (void)rq, (void)sw, (void)buf;
+    return job_lab("list", out, err);
+}
+
+static int job_lab_show(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    (void)fd, (void)rq, (void)sw, (void)buf;
+    return job_lab("show", out, err);
+}
+
+static int job_lab_reset(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    (void)fd, (void)rq, (void)sw, (void)buf;
+    return job_lab("reset", out, err);
+}
+
+static const struct {
+    const char *name;
+    int (*run)(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err);
+} jobs[] = {
+    {"console", job_console},     {"replay", job_replay},       {"lab-list", job_lab_list},
+    {"lab-show", job_lab_show},   {"lab-reset", job_lab_reset},
+};
+
+/* Reads the request, runs the job, sends its exit code. */
+static void serve_client(int fd, char *buf)
+{
+    size_t n;
+    struct request rq = {0};
+    if (wire_recv(fd, buf, &n, REQUEST_MS) != W_REQUEST)
+        return;
+    parse_request(buf, &rq);
+    struct sink so = {fd, W_OUT}, se = {fd, W_ERR};
+    FILE *out = sink_open(&so), *err = sink_open(&se);
+    setvbuf(err, NULL, _IONBF, 0);
+    const char *exit_text = "2 usage";
+    int sw = 0, rc = 2;
+    if (rq.sw[0]) {
+        lab_lock(own.lab);
+        sw = lab_switch_find(own.lab, rq.sw);
+        lab_unlock(own.lab);
+    }
+    if (sw < 0)
+        fprintf(err, "mdsim: no such switch in the lab\n");
+    for (size_t i = 0; sw >= 0 && i < sizeof jobs / sizeof jobs[0]; i++)
+        if (strcmp(jobs[i].name, rq.job) == 0) {
+            rc = jobs[i].run(fd, &rq, sw, buf, out, err);
+            exit_text = NULL;
+        }
+    if (sw >= 0 && exit_text)
+        fprintf(err, "mdsim: the lab's owner does not know the job '%s' (another mdsim version?)\n", rq.job);
+    fclose(out);
+    fclose(err);
+    char x[16];
+    snprintf(x, sizeof x, "%d", rc);
+    wire_send_str(fd, W_EXIT, exit_text ? exit_text : x);
+}
+
+static void *client_main(void *arg)
+{
+    struct client *c = arg;
+    char hello[64];
+    char *buf = malloc(WIRE_MAX + 1);
+    if (!buf)
+        abort();
+    snprintf(hello, sizeof hello, "mdsim-owner %d %ld", WIRE_VERSION, (long)getpid());
+    if (wire_send_str(c->fd, W_HELLO, hello) == 0)
+        serve_client(c->fd, buf);
+    free(buf);
+    pthread_mutex_lock(&own.mu);
+    for (struct client **p = &own.clients; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            break;
+        }
+    close(c->fd); /* under the mutex: finish may be shutting it down */
+    own.n--;
+    pthread_cond_broadcast(&own.left);
+    pthread_mutex_unlock(&own.mu);
+    free(c);
+    return NULL;
+}
+
+/* ---- accepting ---- */
+
+static bool same_user(int fd)
+{
+    struct ucred cr;
+    socklen_t len = sizeof cr;
+    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 && cr.uid == geteuid();
+}
+
+static void refuse(int fd, const char *why)
+{
+    char hello[64];
+    snprintf(hello, sizeof hello, "mdsim-owner %d %ld", WIRE_VERSION, (long)getpid());
+    wire_send_str(fd, W_HELLO, hello);
+    wire_send_str(fd, W_ERR, why);
+    wire_send_str(fd, W_EXIT, "1");
+    close(fd);
+}
+
+static void accept_one(void)
+{
+    int fd = accept4(own.lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (fd < 0) {
+        if (errno == EMFILE || errno == ENFILE) /* the listener stays readable: do not spin */
+            usleep(100000);
+        return;
+    }
+    if (!same_user(fd)) { /* the directory is 0700 already: belt and braces */
+        close(fd);
+        return;
+    }
+    struct timeval rt = {RECV_TIMEOUT_S, 0}, st = {SEND_TIMEOUT_S, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rt, sizeof rt);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &st, sizeof st);
+    struct client *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->fd = fd;
+    pthread_mutex_lock(&own.mu);
+    bool full = own.n >= MAX_CLIENTS;
+    if (!full) {
+        c->next = own.clients;
+        own.clients = c;
+        own.n++;
+    }
+    pthread_mutex_unlock(&own.mu);
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (full) {
+        free(c);
+        refuse(fd, "mdsim: too many processes attached to this lab\n");
+    } else if (pthread_create(&th, &attr, client_main, c) != 0) {
+        pthread_mutex_lock(&own.mu);
+        own.clients = c->next;
+        own.n--;
+        pthread_mutex_unlock(&own.mu);
+        free(c);
+        refuse(fd, "mdsim: the lab's owner cannot start a thread\n");
+    }
+    pthread_attr_destroy(&attr);
+}
+
+static void *accept_main(void *arg)
+{
+    (void)arg;
+    struct pollfd p[2] = {{own.lfd, POLLIN, 0}, {own.wake[0], POLLIN, 0}};
+    for (;;) {
+        if (poll(p, 2, -1) < 0)
+            continue;
+        if (p[1].revents)
+            return NULL;
+        if (p[0].revents & POLLIN)
+            accept_one();
+    }
+}
+
+/* Signals belong to the main thread (the console's Ctrl-C, serve's
+ * SIGTERM): the owner's threads, and the threads they start, block them. */
+static void block_signals(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    sigdelset(&all, SIGSEGV);
+    sigdelset(&all, SIGBUS);
+    sigdelset(&all, SIGFPE);
+    sigdelset(&all, SIGILL);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+int owner_start(struct lab *lab, const struct labown *o, char *err, size_t errlen)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    own.lab = lab;
+    snprintf(own.sock, sizeof own.sock, "%s", o->sock);
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", o->sock);
+    unlink(o->sock); /* a dead owner's: we hold the lock */
+    own.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    mode_t um = umask(077);
+    int rc = own.lfd < 0 ? -1 : bind(own.lfd, (struct sockaddr *)&sa, sizeof sa);
+    umask(um);
+    if (rc != 0 || chmod(o->sock, 0600) != 0 || listen(own.lfd, 64) != 0 || pipe2(own.wake, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot listen on %s: %s", o->sock, strerror(errno));
+        if (own.lfd >= 0)
+            close(own.lfd);
+        return -1;
+    }
+    own.listening = true;
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t old;
+    block_signals(&old);
+    own.accepting = pthread_create(&own.accept_th, NULL, accept_main, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!own.accepting) {
+        snprintf(err, errlen, "cannot start a thread");
+        return -1;
+    }
+    return 0;
+}
+
+static void stop_accepting(void)
+{
+    if (!own.accepting)
+        return;
+    (void)!write(own.wake[1], "x", 1);
+    pthread_join(own.accept_th, NULL);
+    own.accepting = false;
+}
+
+/* Ends the attached sessions: their connections shut, the stop flag set
+ * for terminals; waits (bounded) for their threads. Called with own.mu. */
+static void end_clients(void)
+{
+    atomic_store(&own.stop, true);
+    for (int tick = 0; own.n > 0 && tick < DRAIN_SECONDS * 5; tick++) {
+        for (struct client *c = own.clients; c; c = c->next)
+            shutdown(c->fd, SHUT_RDWR);
+        struct timespec end;
+        clock_gettime(CLOCK_REALTIME, &end);
+        end.tv_nsec += 200000000;
+        if (end.tv_nsec >= 1000000000) {
+            end.tv_sec++;
+            end.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&own.left, &own.mu, &end);
+    }
+}
+
+/* Waits for the attached sessions to leave; a SIGINT or SIGTERM means
+ * "now". Called with own.mu; returns whether a signal came. */
+static bool wait_clients(void)
+{
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    struct timespec slice = {0, 200000000};
+    while (own.n > 0) {
+        pthread_mutex_unlock(&own.mu);
+        int sig = sigtimedwait(&sigs, NULL, &slice);
+        pthread_mutex_lock(&own.mu);
+        if (sig > 0)
+            return true;
+    }
+    return false;
+}
+
+bool owner_finish(bool now)
+{
+    if (!own.listening)
+        return true;
+    sigset_t sigs, old;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
+    pthread_mutex_lock(&own.mu);
+    if (!now && own.n > 0) {
+        fprintf(stderr, "mdsim: %d other mdsim process%s still use%s this lab; serving %s until %s leave%s"
+                        " (Ctrl-C ends %s)\n", own.n, own.n == 1 ? "" : "es", own.n == 1 ? "s" : "",
+                own.n == 1 ? "it" : "them", own.n == 1 ? "it" : "they", own.n == 1 ? "s" : "",
+                own.n == 1 ? "it" : "them");
+    }
+    for (;;) {
+        if (!now)
+            now = wait_clients();
+        if (!own.accepting)
+            break;
+        pthread_mutex_unlock(&own.mu); /* no new client after this */
+        stop_accepting();
+        pthread_mutex_lock(&own.mu);
+    }
+    if (own.n > 0)
+        end_clients();
+    int left = own.n;
+    pthread_mutex_unlock(&own.mu);
+    close(own.lfd);
+    unlink(own.sock);
+    own.listening = false;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (left)
+        fprintf(stderr, "mdsim: %d attached session%s did not end in time\n", left, left == 1 ? "" : "s");
+    return left == 0;
+}
