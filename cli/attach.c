@@ -40,7 +40,7 @@ static long long mono_ms(void)
 
 /* Connects and waits for the owner's greeting: 1 greeted, 0 nobody there
  * (or the owner closed at once: it is stopping), -1 no answer in time. */
-static int greet(const struct labown *o, int *fd, pid_t *pid)
+static int greet(const struct labown *o, struct attach_owner *ow)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     snprintf(sa.sun_path, sizeof sa.sun_path, "%s", o->sock);
@@ -58,7 +58,8 @@ static int greet(const struct labown *o, int *fd, pid_t *pid)
         abort();
     int type = wire_recv(s, buf, &n, ANSWER_MS), version = 0;
     long p = 0;
-    bool ok = type == W_HELLO && sscanf(buf, "mdsim-owner %d %ld", &version, &p) == 2;
+    ow->what[0] = '\0';
+    bool ok = type == W_HELLO && sscanf(buf, "mdsim-owner %d %ld %31s", &version, &p, ow->what) >= 2;
     free(buf);
     if (type == 0) {
         close(s);
@@ -68,19 +69,19 @@ static int greet(const struct labown *o, int *fd, pid_t *pid)
         close(s);
         return 0;
     }
-    *fd = s;
-    *pid = (pid_t)p;
+    ow->fd = s;
+    ow->pid = (pid_t)p;
     return 1;
 }
 
-int attach_or_own(struct labown *o, int *fd, pid_t *pid, char *err, size_t errlen)
+int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t errlen)
 {
     long long deadline = mono_ms() + ANSWER_MS;
     for (;;) {
         int r = labown_try_lock(o, err, errlen);
         if (r != 0)
             return r;
-        r = greet(o, fd, pid);
+        r = greet(o, ow);
         if (r > 0)
             return 0;
         if (r < 0 || mono_ms() >= deadline) {
@@ -268,8 +269,10 @@ static int run_console(int fd, pid_t pid)
     return rc;
 }
 
-int attach_run(int fd, pid_t pid, const struct attach_job *j)
+int attach_run(const struct attach_owner *ow, const struct attach_job *j)
 {
+    int fd = ow->fd;
+    pid_t pid = ow->pid;
     int rows = 0, cols = 0, rc;
     bool console = strcmp(j->job, "console") == 0;
     if (console)

@@ -10,10 +10,17 @@
 
 struct labown;
 
+/* The owner as it greeted us. */
+struct attach_owner {
+    int fd;        /* connected */
+    pid_t pid;
+    char what[32]; /* its own job: "serve", "console", ... */
+};
+
 /* Takes the lab's lock, or connects to its owner, retrying while an owner
- * starts or stops. Returns 1 (owner: o->fd is the lock), 0 (attached:
- * *fd is connected and greeted, *pid the owner's) or -1 (err set). */
-int attach_or_own(struct labown *o, int *fd, pid_t *pid, char *err, size_t errlen);
+ * starts or stops. Returns 1 (owner: o->fd is the lock), 0 (attached to
+ * *ow) or -1 (err set). */
+int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t errlen);
 
 struct attach_job {
     const char *job;   /* "console", "replay", "lab-list", "lab-show", "lab-reset" */
@@ -24,6 +31,6 @@ struct attach_job {
 };
 
 /* Runs the job in the owner; returns its exit code (2 with usage: -2). */
-int attach_run(int fd, pid_t pid, const struct attach_job *j);
+int attach_run(const struct attach_owner *ow, const struct attach_job *j);
 
 #endif

@@ -1,5 +1,4 @@
 /* mdsim: the command line of the program itself. */
-#include "console.h"
 #include "replay.h"
 #include "serve.h"
 #include "cmdref.h"
@@ -140,10 +139,12 @@ static int lab_create(const struct opts *o, const char *file)
     }
     char *text = slurp(file);
     if (!text) {
+        labown_release(&lo);
         fprintf(stderr, "mdsim: cannot read %s: %s\n", file, strerror(errno));
         return 1;
     }
     int rc = topology_create(o->db, file, text, err, sizeof err);
+    labown_release(&lo);
     free(text);
     if (rc != 0) {
         fprintf(stderr, "%s%s\n", strncmp(err, file, strlen(file)) == 0 ? "" : "mdsim: ", err);
@@ -155,9 +156,7 @@ static int lab_create(const struct opts *o, const char *file)
 
 static int run(struct lab *lab, struct opts *o, int argc, char **argv)
 {
-    if (argc == 0) {
-        if (isatty(STDIN_FILENO))
-            return console_run(lab, o->replay.start_switch, o->serve.speed);
+    if (argc == 0) { /* a terminal's console always attaches (main) */
         char *stdin_file[] = {"-"};
         return replay_files(lab, stdin_file, 1, &o->replay);
     }
@@ -173,7 +172,7 @@ static int run(struct lab *lab, struct opts *o, int argc, char **argv)
 }
 
 /* The same job, run by the process that owns the lab (DESIGN.md rule 7). */
-static int run_attached(int fd, pid_t pid, struct opts *o, int argc, char **argv)
+static int run_attached(const struct attach_owner *ow, struct opts *o, int argc, char **argv)
 {
     char *stdin_file[] = {"-"};
     struct attach_job j = {.sw = o->sw, .check = o->replay.check, .verify = o->replay.verify,
@@ -189,8 +188,18 @@ static int run_attached(int fd, pid_t pid, struct opts *o, int argc, char **argv
         j.files = argv + 1;
         j.nfiles = argc - 1;
     } else if (strcmp(argv[0], "serve") == 0 && argc == 1) {
-        fprintf(stderr, "mdsim: %s is in use by mdsim process %ld; `serve` must be the first to open a lab:"
-                        " stop that one first\n", o->db, (long)pid);
+        if (strcmp(ow->what, "serve") == 0)
+            fprintf(stderr, "mdsim: %s is already served by another `mdsim serve` (process %ld); stop it first\n",
+                    o->db, (long)ow->pid);
+        else
+        {
+            char what[32];
+            snprintf(what, sizeof what, "%s", ow->what);
+            for (char *p = what; *p; p++) /* lab-reset: `mdsim lab reset` */
+                *p = *p == '-' ? ' ' : *p;
+            fprintf(stderr, "mdsim: %s is in use by `mdsim %s` (process %ld); `serve` must be the first"
+                            " to open a lab: stop that one first\n", o->db, what, (long)ow->pid);
+        }
         return 1;
     } else if (strcmp(argv[0], "lab") == 0 && argc == 2 &&
                (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "show") == 0 || strcmp(argv[1], "reset") == 0)) {
@@ -198,7 +207,7 @@ static int run_attached(int fd, pid_t pid, struct opts *o, int argc, char **argv
     } else {
         return usage_error("unknown command");
     }
-    int rc = attach_run(fd, pid, &j);
+    int rc = attach_run(ow, &j);
     return rc == -2 ? usage_error(NULL) : rc;
 }
 
@@ -210,11 +219,16 @@ static int run_owner(struct labown *lo, struct opts *o, int argc, char **argv)
     struct lab *lab = lab_open(o->db, err, sizeof err);
     if (!lab) {
         fprintf(stderr, "mdsim: %s\n", err);
+        labown_release(lo);
         return 1;
     }
-    if (owner_start(lab, lo, err, sizeof err) != 0) {
+    char what[32]; /* one word: "console", "replay", "serve", "lab-reset" */
+    bool lab_cmd = argc == 2 && strcmp(argv[0], "lab") == 0;
+    snprintf(what, sizeof what, "%s%s%s", argc == 0 ? "console" : argv[0], lab_cmd ? "-" : "", lab_cmd ? argv[1] : "");
+    if (owner_start(lab, lo, what, err, sizeof err) != 0) {
         fprintf(stderr, "mdsim: %s\n", err);
         lab_close(lab);
+        labown_release(lo);
         return 1;
     }
     int rc;
@@ -226,6 +240,7 @@ static int run_owner(struct labown *lo, struct opts *o, int argc, char **argv)
     if (!owner_finish(serving)) /* sessions still hold the lab: every command committed, just go */
         _exit(rc ? rc : 1);
     lab_close(lab);
+    labown_release(lo);
     return rc;
 }
 
@@ -244,12 +259,21 @@ int main(int argc, char **argv)
         return argc == 3 ? lab_create(&o, argv[2]) : usage_error("lab create needs one FILE");
     char err[4400];
     struct labown lo;
-    int fd;
-    pid_t pid;
-    int own = labown_init(&lo, o.db, err, sizeof err) == 0 ? attach_or_own(&lo, &fd, &pid, err, sizeof err) : -1;
+    struct attach_owner ow;
+    int own = labown_init(&lo, o.db, err, sizeof err) == 0 ? attach_or_own(&lo, &ow, err, sizeof err) : -1;
     if (own < 0) {
         fprintf(stderr, "mdsim: %s\n", err);
         return 1;
     }
-    return own ? run_owner(&lo, &o, argc, argv) : run_attached(fd, pid, &o, argc, argv);
+    /* A console's owner runs in the background, so that `exit` always
+     * ends this process, whoever is still attached (docs/lab-owner.md). */
+    if (own == 1 && argc == 0 && isatty(STDIN_FILENO)) {
+        own = owner_spawn(&lo, o.serve.speed, err, sizeof err) == 0 ? attach_or_own(&lo, &ow, err, sizeof err) : -1;
+        if (own != 0) { /* 1: it died at once and we hold the lock again */
+            fprintf(stderr, "mdsim: %s\n", own > 0 ? "the lab's owner went away at once" : err);
+            labown_release(&lo);
+            return 1;
+        }
+    }
+    return own ? run_owner(&lo, &o, argc, argv) : run_attached(&ow, &o, argc, argv);
 }

@@ -12,6 +12,7 @@
 #include "labcmd.h"
 #include "replay.h"
 #include "telnet.h"
+#include "session.h"
 #include "lab/lab.h"
 #include "lab/ownership.h"
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +49,7 @@ struct client {
 
 static struct {
     struct lab *lab;
+    char what[32]; /* this process's own job, told to those who attach */
     char sock[sizeof ((struct sockaddr_un *)0)->sun_path];
     int lfd, wake[2];
     pthread_t accept_th;
@@ -56,6 +59,11 @@ static struct {
     struct client *clients;
     int n;
     atomic_bool stop;
+    /* A background owner (owner_daemon) closes the lab as its last client
+     * ends, before telling it so: once that mdsim has exited, the lab file
+     * is closed and the next mdsim owns it. */
+    bool daemon, had_client, closing, closed;
+    int idle; /* daemon: clients whose job is over, waiting for `closed` */
 } own = {.lfd = -1, .mu = PTHREAD_MUTEX_INITIALIZER, .left = PTHREAD_COND_INITIALIZER};
 
 /* ---- a job's request ---- */
@@ -238,7 +246,7 @@ static int job_console(int fd, const struct request *rq, int sw, char *buf, FILE
     snprintf(from, sizeof from, "pid %ld", rq->pid);
     struct keys k = {.fd = fd, .buf = buf};
     struct term_transport tr = {keys_read, keys_write, &k};
-    struct term_opts o = {.lab = own.lab, .sw = sw, .kind = "attach", .from = from, .interactive = true,
+    struct term_opts o = {.lab = own.lab, .sw = sw, .kind = "console", .from = from, .interactive = true,
                           .crlf = true, .rows = rq->rows, .cols = rq->cols, .stop = &own.stop,
                           .console = true};
     k.t = term_new(&tr, &o);
@@ -308,6 +316,15 @@ static void serve_client(int fd, char *buf)
         fprintf(err, "mdsim: the lab's owner does not know the job '%s' (another mdsim version?)\n", rq.job);
     fclose(out);
     fclose(err);
+    pthread_mutex_lock(&own.mu);
+    if (own.daemon) { /* the owner closes the lab once every job is over */
+        own.idle++;
+        pthread_cond_broadcast(&own.left);
+        while (!own.closed && own.idle == own.n)
+            pthread_cond_wait(&own.left, &own.mu);
+        own.idle--;
+    }
+    pthread_mutex_unlock(&own.mu);
     char x[16];
     snprintf(x, sizeof x, "%d", rc);
     wire_send_str(fd, W_EXIT, exit_text ? exit_text : x);
@@ -320,7 +337,7 @@ static void *client_main(void *arg)
     char *buf = malloc(WIRE_MAX + 1);
     if (!buf)
         abort();
-    snprintf(hello, sizeof hello, "mdsim-owner %d %ld", WIRE_VERSION, (long)getpid());
+    snprintf(hello, sizeof hello, "mdsim-owner %d %ld %s", WIRE_VERSION, (long)getpid(), own.what);
     if (wire_send_str(c->fd, W_HELLO, hello) == 0)
         serve_client(c->fd, buf);
     free(buf);
@@ -350,7 +367,7 @@ static bool same_user(int fd)
 static void refuse(int fd, const char *why)
 {
     char hello[64];
-    snprintf(hello, sizeof hello, "mdsim-owner %d %ld", WIRE_VERSION, (long)getpid());
+    snprintf(hello, sizeof hello, "mdsim-owner %d %ld %s", WIRE_VERSION, (long)getpid(), own.what);
     wire_send_str(fd, W_HELLO, hello);
     wire_send_str(fd, W_ERR, why);
     wire_send_str(fd, W_EXIT, "1");
@@ -377,11 +394,19 @@ static void accept_one(void)
         abort();
     c->fd = fd;
     pthread_mutex_lock(&own.mu);
+    if (own.closing) { /* the lab is closing: it retries, and owns it next */
+        pthread_mutex_unlock(&own.mu);
+        close(fd);
+        free(c);
+        return;
+    }
     bool full = own.n >= MAX_CLIENTS;
+    own.had_client = true;
     if (!full) {
         c->next = own.clients;
         own.clients = c;
         own.n++;
+        pthread_cond_broadcast(&own.left); /* a daemon's idle clients: not the last any more */
     }
     pthread_mutex_unlock(&own.mu);
     pthread_t th;
@@ -429,10 +454,11 @@ static void block_signals(sigset_t *old)
     pthread_sigmask(SIG_BLOCK, &all, old);
 }
 
-int owner_start(struct lab *lab, const struct labown *o, char *err, size_t errlen)
+int owner_start(struct lab *lab, const struct labown *o, const char *what, char *err, size_t errlen)
 {
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     own.lab = lab;
+    snprintf(own.what, sizeof own.what, "%s", what);
     snprintf(own.sock, sizeof own.sock, "%s", o->sock);
     snprintf(sa.sun_path, sizeof sa.sun_path, "%s", o->sock);
     unlink(o->sock); /* a dead owner's: we hold the lock */
@@ -448,6 +474,7 @@ int owner_start(struct lab *lab, const struct labown *o, char *err, size_t errle
     }
     own.listening = true;
     signal(SIGPIPE, SIG_IGN);
+    session_grammar(); /* built once here, before threads race to build it */
     sigset_t old;
     block_signals(&old);
     own.accepting = pthread_create(&own.accept_th, NULL, accept_main, NULL) == 0;
@@ -542,4 +569,141 @@ bool owner_finish(bool now)
     if (left)
         fprintf(stderr, "mdsim: %d attached session%s did not end in time\n", left, left == 1 ? "" : "s");
     return left == 0;
+}
+
+/* ---- the background owner of consoles ---- */
+
+static bool signalled(void)
+{
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    struct timespec zero = {0, 0};
+    return sigtimedwait(&sigs, NULL, &zero) > 0;
+}
+
+static void deadline_in(struct timespec *t, long ms)
+{
+    clock_gettime(CLOCK_REALTIME, t);
+    t->tv_sec += ms / 1000;
+    t->tv_nsec += ms % 1000 * 1000000;
+    if (t->tv_nsec >= 1000000000) {
+        t->tv_sec++;
+        t->tv_nsec -= 1000000000;
+    }
+}
+
+static bool passed(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return now.tv_sec > t->tv_sec || (now.tv_sec == t->tv_sec && now.tv_nsec >= t->tv_nsec);
+}
+
+/* Until every attached job is over (and at least one came): with own.mu
+ * held, sets `closing` so that nobody new gets in. False when jobs still
+ * ran 10 s after a SIGTERM. */
+static bool wait_all_idle(void)
+{
+    struct timespec first, give_up = {0, 0};
+    deadline_in(&first, REQUEST_MS);
+    while (!(own.had_client ? own.idle == own.n : passed(&first))) {
+        if (give_up.tv_sec && passed(&give_up))
+            return false;
+        if (!give_up.tv_sec && signalled()) { /* end the sessions, then close */
+            atomic_store(&own.stop, true);
+            for (struct client *c = own.clients; c; c = c->next)
+                shutdown(c->fd, SHUT_RDWR);
+            deadline_in(&give_up, DRAIN_SECONDS * 1000);
+        }
+        struct timespec slice;
+        deadline_in(&slice, 100);
+        pthread_cond_timedwait(&own.left, &own.mu, &slice);
+    }
+    own.closing = true;
+    return true;
+}
+
+bool owner_daemon(struct lab *lab, struct labown *o)
+{
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    pthread_mutex_lock(&own.mu);
+    own.daemon = true;
+    bool ok = wait_all_idle();
+    pthread_mutex_unlock(&own.mu);
+    if (!ok)
+        return false;
+    stop_accepting();
+    close(own.lfd);
+    unlink(own.sock);
+    own.listening = false;
+    lab_close(lab);
+    labown_release(o);
+    pthread_mutex_lock(&own.mu);
+    own.closed = true;
+    pthread_cond_broadcast(&own.left);
+    struct timespec end;
+    deadline_in(&end, 5000);
+    while (own.n > 0 && !passed(&end)) /* each sends its exit code */
+        pthread_cond_timedwait(&own.left, &own.mu, &end);
+    pthread_mutex_unlock(&own.mu);
+    return true;
+}
+
+/* Forks the background owner of a console's lab: twice, so that it is
+ * nobody's child, in a session of its own, its output to /dev/null. It
+ * opens the lab and says on a pipe whether it could. The lock's open file
+ * is shared with it: ours closes, its stays. */
+int owner_spawn(struct labown *o, double speed, char *err, size_t errlen)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "cannot start the lab's owner: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t mid = fork();
+    if (mid == 0) {
+        close(p[0]);
+        setsid();
+        if (fork() != 0)
+            _exit(0);
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+        char msg[512] = "";
+        struct lab *lab = lab_open(o->real, msg, sizeof msg);
+        if (lab) {
+            lab_set_realtime(lab, speed);
+            if (owner_start(lab, o, "console", msg, sizeof msg) != 0) {
+                lab_close(lab);
+                lab = NULL;
+            }
+        }
+        (void)!write(p[1], lab ? "ok" : msg, lab ? 2 : strlen(msg));
+        close(p[1]);
+        if (!lab)
+            _exit(1);
+        _exit(owner_daemon(lab, o) ? 0 : 1);
+    }
+    close(p[1]);
+    close(o->fd);
+    o->fd = -1;
+    if (mid > 0)
+        waitpid(mid, NULL, 0);
+    char msg[512] = "";
+    ssize_t n = mid > 0 ? read(p[0], msg, sizeof msg - 1) : -1;
+    close(p[0]);
+    msg[n > 0 ? n : 0] = '\0';
+    if (strcmp(msg, "ok") == 0)
+        return 0;
+    snprintf(err, errlen, "%s", msg[0] ? msg : "cannot start the lab's owner");
+    return -1;
 }

@@ -848,6 +848,10 @@ static bool read_line(struct term *t)
         int c = term_key(t);
         if (c == KEY_GONE)
             return false;
+        if (c == 4 && t->o.console && t->len == 0) { /* Ctrl-D on an empty line: end of input */
+            term_puts(t, "\n");
+            return false;
+        }
         if (edit_key(t, c))
             break;
     }

@@ -6,6 +6,7 @@
 #include "ownership.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdint.h>
@@ -118,20 +119,48 @@ int labown_init(struct labown *o, const char *path, char *err, size_t errlen)
     return socket_path(o, err, errlen);
 }
 
+/* Opens LAB-owner/lock, making the directory again if an owner that
+ * just left removed it. */
+static int open_lock(struct labown *o, char *err, size_t errlen)
+{
+    for (int tries = 0; tries < 10; tries++) {
+        int fd = open(o->lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd >= 0 || errno != ENOENT)
+            return fd;
+        if (private_dir(o->dir, err, errlen) != 0)
+            return -2;
+    }
+    return -1;
+}
+
+/* The file locked must still be the one at the path: an owner removes it
+ * as it leaves, and a lock taken on a removed file protects nothing. */
+static bool still_there(int fd, const char *path)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int labown_try_lock(struct labown *o, char *err, size_t errlen)
 {
-    int fd = open(o->lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot open %s: %s", o->lock, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
+    int fd;
+    for (;;) {
+        if ((fd = open_lock(o, err, errlen)) < 0) {
+            if (fd == -1)
+                snprintf(err, errlen, "cannot open %s: %s", o->lock, strerror(errno));
+            return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            close(fd);
+            if (e == EWOULDBLOCK)
+                return 0;
+            snprintf(err, errlen, "cannot lock %s: %s", o->lock, strerror(e));
+            return -1;
+        }
+        if (still_there(fd, o->lock))
+            break;
         close(fd);
-        if (e == EWOULDBLOCK)
-            return 0;
-        snprintf(err, errlen, "cannot lock %s: %s", o->lock, strerror(e));
-        return -1;
     }
     char pid[32];
     int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
@@ -140,8 +169,18 @@ int labown_try_lock(struct labown *o, char *err, size_t errlen)
         close(fd);
         return -1;
     }
-    o->fd = fd; /* held until the process exits */
+    o->fd = fd; /* held until labown_release or the process's end */
     return 1;
+}
+
+void labown_release(struct labown *o)
+{
+    if (o->fd < 0)
+        return;
+    unlink(o->lock); /* while still locked: see still_there */
+    rmdir(o->dir);   /* fails, harmlessly, when not empty */
+    close(o->fd);
+    o->fd = -1;
 }
 
 pid_t labown_holder(const struct labown *o)

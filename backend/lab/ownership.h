@@ -1,7 +1,8 @@
 /*
  * Who owns a lab file (DESIGN.md rule 7): the first process to take an
  * flock on LAB-owner/lock. The kernel drops the lock when that process
- * dies, so a crash never leaves a stale owner. The owner listens on a
+ * dies, so a crash never leaves a stale owner; an owner that ends
+ * normally removes LAB-owner. The owner listens on a
  * UNIX socket whose path is derived from the lab's real path
  * (docs/lab-owner.md).
  */
@@ -25,6 +26,8 @@ int labown_init(struct labown *o, const char *path, char *err, size_t errlen);
 /* 1: this process now owns the lab (the lock stays held until exit);
  * 0: another process owns it; -1: error, err set. */
 int labown_try_lock(struct labown *o, char *err, size_t errlen);
+/* Leaves the lab: removes the lock file and its directory, then unlocks. */
+void labown_release(struct labown *o);
 /* The pid the owner wrote into the lock file, or 0 when unknown. */
 pid_t labown_holder(const struct labown *o);
 

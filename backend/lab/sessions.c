@@ -11,6 +11,16 @@
 static struct lab *owner;
 static struct labsess *head;
 
+/* A switch has one console port: the first console session on it is
+ * ttyS0, later ones (attached from other terminals) get a pts. */
+static bool console_taken(int sw)
+{
+    for (struct labsess *e = head; e; e = e->next)
+        if (e->sw == sw && e->pts < 0)
+            return true;
+    return false;
+}
+
 static bool pts_taken(int n)
 {
     for (struct labsess *e = head; e; e = e->next)
@@ -28,7 +38,7 @@ void labsess_add(struct lab *lab, struct labsess *e)
     int n = 0;
     while (pts_taken(n)) /* like a pty: the lowest free number */
         n++;
-    e->pts = strcmp(e->kind, "console") == 0 ? -1 : n;
+    e->pts = strcmp(e->kind, "console") == 0 && !console_taken(e->sw) ? -1 : n;
     e->since = lab_time(lab, NULL);
     e->last_ns = lab_now(lab);
     e->next = NULL;

@@ -1,6 +1,7 @@
 /*
  * The live sessions of this process's lab, for `show users`: the served
- * ones and the local console. Front-ends add and remove their sessions;
+ * ones and the consoles (all of them, as every mdsim on a lab runs its
+ * sessions in the lab's owner, docs/lab-owner.md). Front-ends add and remove their sessions;
  * every call is made under the lab lock.
  */
 #ifndef MDSIM_LAB_SESSIONS_H
@@ -16,7 +17,7 @@ struct labsess {
     const struct session *s; /* to mark the session asking with `*` */
     int sw;
     int pts;          /* pts/N, assigned by labsess_add, unique in the lab;
-                       * -1 for the console (ttyS0) */
+                       * -1 for the switch's first console (ttyS0) */
     char user[33];
     char from[64];    /* peer address */
     char kind[8];     /* "telnet", "ssh" or "console" */
