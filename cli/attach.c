@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 enum {
-    ANSWER_MS = 10000,   /* an owner that does not greet within this is stuck */
+    ANSWER_MS = 5000,    /* an owner that does not greet within this is stuck */
     RETRY_MS = 50,
     RECV_TIMEOUT_S = 30, /* a frame that has started must end within this */
     INPUT_MAX = 64 << 20,
@@ -100,8 +100,10 @@ int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t e
 static int send_request(int fd, const struct attach_job *j, int rows, int cols)
 {
     char req[512];
-    snprintf(req, sizeof req, "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\nrows=%d\ncols=%d\npid=%ld\n",
-             j->job, j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, rows, cols, (long)getpid());
+    snprintf(req, sizeof req,
+             "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\ntty=%d\nrows=%d\ncols=%d\npid=%ld\n", j->job,
+             j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, isatty(STDOUT_FILENO), rows, cols,
+             (long)getpid());
     return wire_send_str(fd, W_REQUEST, req);
 }
 

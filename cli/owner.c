@@ -71,6 +71,7 @@ static struct {
 struct request {
     char job[16], sw[64];
     bool check, verify, stop_on_error;
+    bool tty; /* the client's stdout is a terminal: line buffered, as there */
     int rows, cols;
     long pid;
 };
@@ -94,6 +95,8 @@ static void parse_request(char *text, struct request *rq)
             rq->verify = *v == '1';
         else if (strcmp(l, "stop-on-error") == 0)
             rq->stop_on_error = *v == '1';
+        else if (strcmp(l, "tty") == 0)
+            rq->tty = *v == '1';
         else if (strcmp(l, "rows") == 0)
             rq->rows = atoi(v);
         else if (strcmp(l, "cols") == 0)
@@ -298,6 +301,8 @@ static void serve_client(int fd, char *buf)
     struct sink so = {fd, W_OUT}, se = {fd, W_ERR};
     FILE *out = sink_open(&so), *err = sink_open(&se);
     setvbuf(err, NULL, _IONBF, 0);
+    if (rq.tty)
+        setvbuf(out, NULL, _IOLBF, 0);
     const char *exit_text = "2 usage";
     int sw = 0, rc = 2;
     if (rq.sw[0]) {
