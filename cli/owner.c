@@ -110,12 +110,16 @@ static void parse_request(char *text, struct request *rq)
 
 struct sink {
     int fd, type;
+    bool *dead; /* shared by a client's two streams */
 };
 
+/* A client gone, or not reading for SEND_TIMEOUT_S: the job runs on to
+ * its end, unheard, rather than hold the lab's batch open for it. */
 static ssize_t sink_write(void *ctx, const char *buf, size_t n)
 {
     struct sink *k = ctx;
-    wire_send(k->fd, k->type, buf, n); /* a client gone: the job runs on, unheard */
+    if (!*k->dead && wire_send(k->fd, k->type, buf, n) != 0)
+        *k->dead = true;
     return (ssize_t)n;
 }
 
@@ -298,7 +302,8 @@ static void serve_client(int fd, char *buf)
     if (wire_recv(fd, buf, &n, REQUEST_MS) != W_REQUEST)
         return;
     parse_request(buf, &rq);
-    struct sink so = {fd, W_OUT}, se = {fd, W_ERR};
+    bool dead = false;
+    struct sink so = {fd, W_OUT, &dead}, se = {fd, W_ERR, &dead};
     FILE *out = sink_open(&so), *err = sink_open(&se);
     setvbuf(err, NULL, _IONBF, 0);
     if (rq.tty)

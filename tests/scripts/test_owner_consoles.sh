@@ -2,11 +2,15 @@
 # One lab, one owner (docs/lab-owner.md): two consoles on one lab file run
 # their sessions in the same process, so each sees the other's
 # `switchname` at its next command and `show users` lists both (the
-# switch's first console as ttyS0, the other as pts/N with its pid). Once
+# switch's first console as ttyS0, the other as pts/N with its pid; `show
+# terminal` names the same line). Once
 # both have exited, the lab file is closed and its owner directory gone.
 # (Before: each console had its own cache and saw only itself.)
 # usage: test_owner_consoles.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
+# a background owner's stderr is /dev/null: sanitizer reports go to files
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$work/sanitizer"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$work/sanitizer"
 db="$work/lab.db"
 
 cat > "$work/a" <<SCRIPT
@@ -17,6 +21,7 @@ end
 @wait $work/b1
 show switchname
 show users
+show terminal
 @touch $work/a2
 SCRIPT
 cat > "$work/b" <<SCRIPT
@@ -26,6 +31,7 @@ configure terminal
 switchname BETA
 end
 show users
+show terminal
 @touch $work/b1
 @wait $work/a2
 SCRIPT
@@ -47,6 +53,10 @@ $users"
     echo "$users" | grep -Eq '^admin +ttyS0 ' || fail "$f: no ttyS0 in show users: $users"
     echo "$users" | grep -Eq '^admin +pts/0 .*\(pid [0-9]+\) session=console' || fail "$f: no pts/0 console: $users"
     [ "$(echo "$users" | grep -c ' \*$')" -eq 1 ] || fail "$f: not exactly one session marked *: $users"
+    # show terminal names the line show users gives the session
+    me=$(echo "$users" | grep ' \*$' | awk '{print $2}')
+    grep -qx "TTY: /dev/$me Type: \"vt100\"" "$work/$f.out" ||
+        fail "$f: show terminal does not say /dev/$me: $(grep TTY "$work/$f.out")"
 done
 
 # both gone: the owner closed the lab and left nothing beside it
@@ -54,4 +64,5 @@ sleep 0.2
 [ -e "$db-owner" ] && fail "the owner directory is still there: $(ls -la "$db-owner")"
 [ -e "$db-wal" ] && [ -s "$db-wal" ] && fail "the lab was not closed (a non-empty WAL is left)"
 printf 'show switchname\n' | "$mdsim" --db "$db" | grep -qx BETA || fail "BETA was not saved in the lab"
+for f in "$work"/sanitizer.*; do [ -e "$f" ] && fail "sanitizer report: $(head -30 "$f")"; done
 finish

@@ -8,6 +8,9 @@
 # `show users` listed only itself.)
 # usage: test_owner_keys.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
+# a background owner's stderr is /dev/null: sanitizer reports go to files
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$work/sanitizer"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$work/sanitizer"
 command -v tmux > /dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 db="$work/lab.db"
 serve_start "$db" || { fail "serve"; finish; }
@@ -94,4 +97,5 @@ tm send-keys -t t Enter
 wait_for '^\[exit 0\]' || fail "exit: $(screen)"
 touch "$work/done"
 wait "$tpid" || fail "the served session: $(cat "$work/t.out")"
+for f in "$work"/sanitizer.*; do [ -e "$f" ] && fail "sanitizer report: $(head -30 "$f")"; done
 finish

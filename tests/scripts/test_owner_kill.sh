@@ -11,6 +11,9 @@
 # succeeded, and nothing named a stuck process.)
 # usage: test_owner_kill.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
+# a background owner's stderr is /dev/null: sanitizer reports go to files
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$work/sanitizer"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$work/sanitizer"
 db="$work/lab.db"
 serve_start "$db" || { fail "serve"; finish; }
 printf 'configure terminal\nswitchname KEPT\nend\n' | "$mdsim" --db "$db" > /dev/null || fail "configure through serve"
@@ -48,4 +51,5 @@ grep -q "owned by mdsim process $SERVE_PID, which does not answer" "$work/stuck.
     fail "the stuck owner is not named: $(cat "$work/stuck.err")"
 timeout 20 "$mdsim" --db "$db" lab list > "$work/list2" 2>&1 || fail "lab list once the owner runs again: $(cat "$work/list2")"
 serve_stop || fail "serve did not stop cleanly"
+for f in "$work"/sanitizer.*; do [ -e "$f" ] && fail "sanitizer report: $(head -30 "$f")"; done
 finish

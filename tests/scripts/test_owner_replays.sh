@@ -12,6 +12,9 @@
 #   console sees at once what it configured.
 # usage: test_owner_replays.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
+# a background owner's stderr is /dev/null: sanitizer reports go to files
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$work/sanitizer"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$work/sanitizer"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 db="$work/lab.db"
 
@@ -86,4 +89,5 @@ compare "--stop-on-error" --stop-on-error -
 compare "plain" -
 grep -A1 '# show switchname$' "$work/con.out" | grep -qx VIA-STDIN ||
     fail "the console did not see what the attached replay configured: $(cat "$work/con.out")"
+for f in "$work"/sanitizer.*; do [ -e "$f" ] && fail "sanitizer report: $(head -30 "$f")"; done
 finish

@@ -6,6 +6,9 @@
 # after a replay or a reset, and saved a stale configuration.)
 # usage: test_owner_serve.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
+# a background owner's stderr is /dev/null: sanitizer reports go to files
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$work/sanitizer"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$work/sanitizer"
 db="$work/lab.db"
 serve_start "$db" --speed 0 || { fail "serve"; finish; }
 
@@ -24,8 +27,8 @@ show switchname
 configure terminal
 switchname CONSOLE1
 end
-@touch $work/c1
 show users
+@touch $work/c1
 SCRIPT
 timeout 60 "$client" 127.0.0.1 "$TP" < "$work/t" > "$work/t.out" 2>&1 &
 tpid=$!
@@ -88,4 +91,5 @@ grep -Eq '^MDS1 +MDS1 ' "$work/list" || fail "lab list through the owner: $(cat 
 grep -q "already served" "$work/second" || fail "second serve: $(cat "$work/second")"
 serve_stop || fail "serve did not stop cleanly: $(cat "$SERVE_ERR")"
 [ -e "$db-owner" ] && fail "serve left its owner directory behind"
+for f in "$work"/sanitizer.*; do [ -e "$f" ] && fail "sanitizer report: $(head -30 "$f")"; done
 finish
