@@ -196,8 +196,9 @@ static int run_batch(int fd, pid_t pid)
 
 /* ---- the console ---- */
 
-static volatile sig_atomic_t resized;
+static volatile sig_atomic_t resized, quit;
 static void on_winch(int sig) { (void)sig; resized = 1; }
+static void on_quit(int sig) { quit = sig; }
 
 static void window_size(int *rows, int *cols)
 {
@@ -231,12 +232,15 @@ static int run_console(int fd, pid_t pid)
     struct sigaction sa = {0};
     sa.sa_handler = on_winch;
     sigaction(SIGWINCH, &sa, NULL);
+    sa.sa_handler = on_quit; /* the terminal is restored before we go */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     char *buf = malloc(WIRE_MAX + 1);
     if (!buf)
         abort();
     int rc = -1;
     bool in_open = true;
-    while (rc == -1) {
+    while (rc == -1 && !quit) {
         if (resized) {
             resized = 0;
             send_window(fd);
@@ -268,6 +272,10 @@ static int run_console(int fd, pid_t pid)
     if (tty)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved);
     free(buf);
+    if (quit) { /* die of it, as before the terminal was ours */
+        signal(quit, SIG_DFL);
+        raise(quit);
+    }
     return rc;
 }
 

@@ -684,6 +684,7 @@ int owner_spawn(struct labown *o, double speed, char *err, size_t errlen)
         setsid();
         if (fork() != 0)
             _exit(0);
+        (void)!chdir("/"); /* hold no directory busy; every path it uses is absolute */
         int null = open("/dev/null", O_RDWR);
         dup2(null, 0);
         dup2(null, 1);
