@@ -684,6 +684,12 @@ int owner_spawn(struct labown *o, double speed, char *err, size_t errlen)
         setsid();
         if (fork() != 0)
             _exit(0);
+        sigset_t sigs; /* for owner_daemon's sigtimedwait, in every thread it starts */
+        sigemptyset(&sigs);
+        sigaddset(&sigs, SIGINT);
+        sigaddset(&sigs, SIGTERM);
+        sigaddset(&sigs, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &sigs, NULL);
         (void)!chdir("/"); /* hold no directory busy; every path it uses is absolute */
         int null = open("/dev/null", O_RDWR);
         dup2(null, 0);

@@ -287,11 +287,25 @@ static int term_key(struct term *t)
 
 static void io_write(void *ctx, const char *s, size_t n) { term_out(ctx, s, n); }
 
+/* Keys typed before `--More--` showed are the next line's, not the
+ * pager's (a `s` of `show` would stop it): kept aside meanwhile, then put
+ * back before whatever followed the pager's key. */
 static int io_more(void *ctx, int page)
 {
     struct term *t = ctx;
+    unsigned char ahead[sizeof t->in];
+    size_t n = t->in_len - t->in_pos;
+    memcpy(ahead, t->in + t->in_pos, n);
+    t->in_len = t->in_pos = 0;
     term_puts(t, "--More--");
     int c = term_key(t);
+    size_t rest = t->in_len - t->in_pos;
+    if (rest > sizeof t->in - n)
+        rest = sizeof t->in - n;
+    memmove(t->in + n, t->in + t->in_pos, rest);
+    memcpy(t->in, ahead, n);
+    t->in_pos = 0;
+    t->in_len = n + rest;
     term_puts(t, "\r        \r");
     if (c == ' ')
         return page;
