@@ -9,6 +9,7 @@
 #include "feature.h"
 #include "session.h"
 #include "lab/ownership.h"
+#include "store/store.h"
 #include "lab/topology.h"
 #include <errno.h>
 #include <getopt.h>
@@ -274,6 +275,10 @@ int main(int argc, char **argv)
             labown_release(&lo);
             return 1;
         }
+    }
+    if (own == 0 && !store_check_private(o.db, err, sizeof err)) { /* as opening it would */
+        fprintf(stderr, "mdsim: %s\n", err);
+        return 1;
     }
     return own ? run_owner(&lo, &o, argc, argv) : run_attached(&ow, &o, argc, argv);
 }

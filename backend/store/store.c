@@ -134,6 +134,11 @@ static bool lab_files_private(const char *path, char *err, size_t n)
     return true;
 }
 
+bool store_check_private(const char *path, char *err, size_t errlen)
+{
+    return access(path, F_OK) != 0 || lab_files_private(path, err, errlen);
+}
+
 sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen)
 {
     sqlite3 *db = NULL;

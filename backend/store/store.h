@@ -10,6 +10,10 @@
  * not an mdsim lab or was written by a newer mdsim. *created tells whether
  * the file was new (the caller then populates the lab). */
 sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen);
+/* The permission check store_open makes (the lab and its -wal, -shm made
+ * 0600 with a warning when ours), for a process that attaches to the
+ * lab's owner instead of opening it. */
+bool store_check_private(const char *path, char *err, size_t errlen);
 
 struct stmt_cache;
 struct stmt_cache *stmt_cache_new(sqlite3 *db);
