@@ -498,25 +498,22 @@ int session_exec_in(struct session *s, enum mode m, const char *line, size_t off
 
 /* Under the lab lock: the role follows the store at every line, and a
  * deleted user's session ends. */
-static bool account_ok(struct session *s)
-{
-    if (!s->check_account || s->check_account(s))
-        return true;
-    cmd_printf(s, "User %s has been deleted, logging out.\n", s->user);
-    s->closed = true;
-    return false;
-}
+static bool account_ok(struct session *s) { return !s->check_account || s->check_account(s); }
 
+#define ACCOUNT_GONE "User %s has been deleted, logging out.\n"
+
+/* Its own buffer, not s->out: it may be called while a pager shows s->out. */
 bool session_account_ok(struct session *s)
 {
     lab_lock(s->lab);
-    sb_clear(&s->out);
-    sb_printf(&s->out, "\n"); /* off the prompt it waits at */
     bool ok = account_ok(s);
     lab_unlock(s->lab);
-    if (!ok)
-        s->io.write(s->io.ctx, s->out.data, s->out.len);
-    sb_clear(&s->out);
+    if (!ok) {
+        char msg[sizeof ACCOUNT_GONE + sizeof s->user + 1];
+        snprintf(msg, sizeof msg, "\n" ACCOUNT_GONE, s->user); /* off the prompt it waits at */
+        s->io.write(s->io.ctx, msg, strlen(msg));
+        s->closed = true;
+    }
     return ok;
 }
 
@@ -531,7 +528,13 @@ int session_exec(struct session *s, const char *line)
     s->page_left = first_page(s);
     s->last_error[0] = '\0';
     struct pipeline pl = {.n = 0};
-    int rc = account_ok(s) ? run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl) : 1;
+    int rc = 1;
+    if (account_ok(s)) {
+        rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl);
+    } else {
+        cmd_printf(s, ACCOUNT_GONE, s->user);
+        s->closed = true;
+    }
     uint64_t behind = lab_wall_until(s->lab, lab_now(s->lab));
     lab_unlock(s->lab);
     if (run_filters(s, &pl) != 0)

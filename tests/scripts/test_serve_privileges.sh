@@ -69,6 +69,27 @@ printf 'configure terminal\nno username carol\nend\n' | "$client" -e 127.0.0.1 "
 wait "$carol" || fail "an idle session of a deleted user was not logged out: $(cat "$work/carol.out")"
 ssh_as carol C4rolPassw0rd "$SP" 'show switchname' > /dev/null 2>&1 && fail "carol logs in after her deletion"
 
+# dave sits at the --More-- of `?`'s help when he is deleted: logged out
+# too, and the page he was shown is not disturbed (the message has its own
+# buffer).
+printf 'configure terminal\nusername dave password D4vePassw0rd role network-admin\nend\n' |
+    "$client" -e 127.0.0.1 "$TP" > "$work/out" || fail "creating dave: $(cat "$work/out")"
+cat > "$work/dave" <<SCRIPT
+@timeout 20
+terminal length 5
+@send ?
+@expect --More--
+@touch $f.dave
+@expect has been deleted, logging out.
+SCRIPT
+timeout 60 "$client" -x -u dave -p D4vePassw0rd 127.0.0.1 "$TP" < "$work/dave" > "$work/dave.out" 2>&1 &
+dave=$!
+for _ in $(seq 150); do [ -e "$f.dave" ] && break; sleep 0.1; done
+printf 'configure terminal\nno username dave\nend\n' | "$client" -e 127.0.0.1 "$TP" > "$work/out" ||
+    fail "deleting dave: $(cat "$work/out")"
+wait "$dave" || fail "a deleted user at --More-- was not logged out: $(cat "$work/dave.out")"
+kill -0 "$SERVE_PID" 2> /dev/null || fail "serve died logging out a user at --More--"
+
 # A name of the full 32 characters keeps its session (not cut to 31 and
 # then taken for deleted).
 long=abcdefghijklmnopqrstuvwxyz012345
