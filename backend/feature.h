@@ -57,6 +57,9 @@ struct feature {
     const char *gate_name;
     const char *gate_line;
     void (*render[SECTION_COUNT])(struct lab *lab, int sw, strbuf *out);
+    /* The same with its defaults spelled out, for `show running-config
+     * all`; NULL where it prints as render does. */
+    void (*render_all[SECTION_COUNT])(struct lab *lab, int sw, strbuf *out);
     const struct owned_table *tables; /* ends with {NULL} */
     /* Engine part, all optional: state created with the lab's engine, and
      * the hook that brings it in line with the committed store. A hook

@@ -26,6 +26,11 @@ static int show_running(struct session *s, const struct cmd_args *a)
         mgmt_render_config(s->lab, s->sw, &s->out, true);
         return 0;
     }
+    if (!p && arg_has(a, "all")) {
+        header(s, "show running-config all");
+        running_config_all(s->lab, s->sw, &s->out);
+        return 0;
+    }
     if (!p) {
         header(s, "show running-config");
         running_config_body(s->lab, s->sw, &s->out);
@@ -103,6 +108,8 @@ static int reload(struct session *s, const struct cmd_args *a)
 
 const struct cmd_def config_cmds[] = {
     {M(MODE_EXEC), "show running-config", NULL, show_running, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show running-config all", "all: Current operating configuration with defaults",
+     show_running, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show running-config interface gigabitethernet <port:slot/port>", NULL, show_running,
      CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show running-config interface mgmt <id:0-0>",

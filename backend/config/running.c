@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The gates turned on, then each section with the features in list order. */
-void running_config_body(struct lab *lab, int sw, strbuf *out)
+/* The gates turned on, then each section with the features in list order;
+ * with `all`, a feature's defaults too where it can spell them out. */
+static void render_body(struct lab *lab, int sw, strbuf *out, bool all)
 {
     sb_printf(out, "version %s\n", SYSTEM_RELEASE);
     for (const struct feature *const *f = features; *f; f++)
@@ -16,9 +17,15 @@ void running_config_body(struct lab *lab, int sw, strbuf *out)
             sb_printf(out, "%s\n", (*f)->gate_line);
     for (int sec = 0; sec < SECTION_COUNT; sec++)
         for (const struct feature *const *f = features; *f; f++)
-            if ((*f)->render[sec])
+            if (all && (*f)->render_all[sec])
+                (*f)->render_all[sec](lab, sw, out);
+            else if ((*f)->render[sec])
                 (*f)->render[sec](lab, sw, out);
 }
+
+void running_config_body(struct lab *lab, int sw, strbuf *out) { render_body(lab, sw, out, false); }
+
+void running_config_all(struct lab *lab, int sw, strbuf *out) { render_body(lab, sw, out, true); }
 
 static void discard(void *ctx, const char *s, size_t n)
 {

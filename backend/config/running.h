@@ -10,6 +10,8 @@ struct session;
 /* From the `version` line on: what `copy running-config startup-config`
  * saves and what `show running-config` prints below its header. */
 void running_config_body(struct lab *lab, int sw, strbuf *out);
+/* The same with defaults spelled out: `show running-config all`. */
+void running_config_all(struct lab *lab, int sw, strbuf *out);
 
 /* Would a reload lose changes: does the running configuration differ from
  * the startup one (from the factory one when nothing is saved)? */

@@ -26,5 +26,7 @@ bool ge_ip_overlap(struct lab *lab, int sw, int slot, int port, uint32_t ip, uin
                    char *other, size_t n);
 /* Running-config blocks of the configured ports (slot 0: all of them). */
 void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port);
+/* Every port of the switch with its defaults (`show running-config all`). */
+void ge_render_all(struct lab *lab, int sw, strbuf *out);
 
 #endif

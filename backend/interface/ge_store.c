@@ -63,7 +63,8 @@ static void ip_str(uint32_t ip, char *buf, size_t n)
     snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
 }
 
-static void render_port(strbuf *out, int slot, int port, const struct ge_conf *c)
+/* all: the defaults too, as `show running-config all` prints them. */
+static void render_port(strbuf *out, int slot, int port, const struct ge_conf *c, bool all)
 {
     char ip[16], mask[16];
     sb_printf(out, "\ninterface GigabitEthernet%d/%d\n", slot, port);
@@ -74,10 +75,22 @@ static void render_port(strbuf *out, int slot, int port, const struct ge_conf *c
         ip_str(c->mask, mask, sizeof mask);
         sb_printf(out, "  ip address %s %s\n", ip, mask);
     }
-    if (c->mtu != 1500)
+    if (c->mtu != 1500 || all)
         sb_printf(out, "  switchport mtu %d\n", c->mtu);
     if (!c->shutdown)
         sb_printf(out, "  no shutdown\n");
+    else if (all)
+        sb_printf(out, "  shutdown\n");
+}
+
+void ge_render_all(struct lab *lab, int sw, strbuf *out)
+{
+    struct ge_conf c;
+    for (int slot = 1; slot <= 13; slot++)
+        for (int port = 1; ge_exists(lab, sw, slot, port); port++) {
+            ge_get(lab, sw, slot, port, &c);
+            render_port(out, slot, port, &c, true);
+        }
 }
 
 void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port)
@@ -87,7 +100,7 @@ void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port)
     struct ge_conf c;
     if (slot) { /* one port, shown even when it has only defaults */
         ge_get(lab, sw, slot, port, &c);
-        render_port(out, slot, port, &c);
+        render_port(out, slot, port, &c, false);
         return;
     }
     sqlite3_stmt *st = lab_stmt(lab, q);
@@ -99,6 +112,6 @@ void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port)
     }
     for (int i = 0; i < n; i++) {
         ge_get(lab, sw, ports[i][0], ports[i][1], &c);
-        render_port(out, ports[i][0], ports[i][1], &c);
+        render_port(out, ports[i][0], ports[i][1], &c, false);
     }
 }

@@ -35,6 +35,7 @@ const struct feature interface_feature = {
     .name = "interface",
     .cmds = ge_cmds,
     .render = {[SECTION_INTERFACES] = render},
+    .render_all = {[SECTION_INTERFACES] = ge_render_all},
     .tables = tables,
     .reconcile = reconcile,
     .show_interfaces = ge_show_all,

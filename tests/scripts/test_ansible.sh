@@ -2,7 +2,8 @@
 # Debian's Ansible (ansible-core 2.14, cisco.nxos 4.x, network_cli over
 # paramiko) against `mdsim serve`, unpatched: nxos_command, nxos_facts
 # with its default subsets, nxos_config with parents (changed, then not
-# changed on the same run again, saved when modified) and cli_config. One
+# changed on the same run again, saved when modified; with defaults, which
+# reads `show running-config all`) and cli_config. One
 # playbook, its checks as assert tasks: ansible's start-up is the slow
 # part. Skipped (77) only when ansible or the collection is missing.
 # usage: test_ansible.sh MDSIM
@@ -80,8 +81,14 @@ cat > "$work/play.yml" <<'EOF'
         lines: switchport description X
         save_when: modified
       register: cfg2
+    - name: nxos_config with defaults (show running-config all), a default value
+      cisco.nxos.nxos_config:
+        parents: interface GigabitEthernet2/4
+        lines: switchport mtu 1500
+        defaults: true
+      register: cfg3
     - assert:
-        that: [cfg1.changed, not cfg2.changed]
+        that: [cfg1.changed, not cfg2.changed, not cfg3.changed]
 
     - name: cli_config
       ansible.netcommon.cli_config:
@@ -110,7 +117,7 @@ EOF
 timeout 300 ansible-playbook -i "$work/inventory.ini" "$work/play.yml" > "$work/out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] || fail "ansible-playbook exit $rc: $(grep -E -A12 'fatal|FAILED|ERROR' "$work/out" | head -40)"
-grep -Eq 'MDS1 +: ok=12 +changed=2 +unreachable=0 +failed=0' "$work/out" ||
+grep -Eq 'MDS1 +: ok=13 +changed=2 +unreachable=0 +failed=0' "$work/out" ||
     fail "recap: $(grep -A2 'PLAY RECAP' "$work/out")"
 
 grep -q -e Sanitizer -e 'runtime error' "$SERVE_ERR" && fail "serve: $(grep -A5 -e Sanitizer -e 'runtime error' "$SERVE_ERR")"
