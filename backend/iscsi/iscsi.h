@@ -1,0 +1,29 @@
+/* iSCSI (`feature iscsi`, `iscsi enable`): the modules with iSCSI enabled
+ * and their iscsiS/P interfaces, as the store holds them. mdsim has no
+ * iSCSI initiators: the interfaces are configuration and state only. */
+#ifndef MDSIM_ISCSI_H
+#define MDSIM_ISCSI_H
+#include <stdbool.h>
+#include "strbuf.h"
+
+struct lab;
+
+struct iscsi_if_conf {
+    char description[256]; /* "" when none */
+    bool shutdown;         /* the default */
+};
+
+bool iscsi_module_enabled(struct lab *lab, int sw, int slot);
+void iscsi_module_set(struct lab *lab, int sw, int slot, bool on);
+/* The module's IPS port count, 0 when the slot holds no IPS module. */
+int iscsi_module_ports(struct lab *lab, int sw, int slot);
+/* Does iscsiS/P exist (iSCSI enabled on an IPS module with that port)? */
+bool iscsi_if_exists(struct lab *lab, int sw, int slot, int port);
+void iscsi_if_get(struct lab *lab, int sw, int slot, int port, struct iscsi_if_conf *c);
+void iscsi_if_put(struct lab *lab, int sw, int slot, int port, const struct iscsi_if_conf *c);
+
+/* Running-config: `iscsi enable module N` lines; interface blocks. */
+void iscsi_render_modules(struct lab *lab, int sw, strbuf *out);
+void iscsi_render_ifs(struct lab *lab, int sw, strbuf *out);
+
+#endif

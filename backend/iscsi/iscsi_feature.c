@@ -1,0 +1,23 @@
+/* iSCSI behind `feature iscsi` (`iscsi enable`): the modules with iSCSI
+ * enabled and their iscsiS/P interfaces. Configuration only: no engine. */
+#include "feature.h"
+#include "iscsi.h"
+
+extern const struct cmd_def iscsi_cmds[];
+void iscsi_show_all(struct session *s);
+void iscsi_show_brief(struct session *s);
+
+/* Interfaces before the modules they hang on. */
+static const struct owned_table tables[] = {{"iscsi_if", NULL}, {"iscsi_module", NULL}, {NULL, NULL}};
+
+const struct feature iscsi_feature = {
+    .name = "iscsi",
+    .cmds = iscsi_cmds,
+    .gate = GATE_ISCSI,
+    .gate_name = "iscsi",
+    .gate_line = "feature iscsi",
+    .render = {[SECTION_GLOBAL] = iscsi_render_modules, [SECTION_INTERFACES] = iscsi_render_ifs},
+    .tables = tables,
+    .show_interfaces = iscsi_show_all,
+    .show_brief = iscsi_show_brief,
+};
