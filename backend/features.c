@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
-    ipnet_feature, netsim_feature, fcip_feature, iscsi_feature, vsan_feature, sanext_feature, mgmt_feature,
+    ipnet_feature, netsim_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature, sanext_feature, mgmt_feature,
     license_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
@@ -19,6 +19,7 @@ const struct feature *const features[] = {
     &fcip_feature,
     &iscsi_feature,
     &vsan_feature,
+    &zone_feature,
     &sanext_feature,
     &line_feature,
     &license_feature,

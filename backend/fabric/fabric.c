@@ -32,6 +32,7 @@ struct fabric {
     engine_t *e;
     int nsw;
     struct vsan_set *vsans; /* per switch */
+    struct vsan_set *permit; /* per switch: VSANs whose default zone permits */
     int *next_port;         /* per switch: area/port of the next login */
     struct isl *isls;
     int nisl, last_isl;
@@ -52,7 +53,8 @@ struct fabric *fabric_new(engine_t *e, int nswitches)
     fab->nsw = nswitches;
     fab->vsans = calloc((size_t)nswitches + 1, sizeof *fab->vsans);
     fab->next_port = calloc((size_t)nswitches + 1, sizeof *fab->next_port);
-    if (!fab->vsans || !fab->next_port)
+    fab->permit = calloc((size_t)nswitches + 1, sizeof *fab->permit);
+    if (!fab->vsans || !fab->next_port || !fab->permit)
         abort();
     for (int i = 0; i < nswitches; i++)
         vsan_set_add(&fab->vsans[i], 1);
@@ -75,6 +77,7 @@ void fabric_free(struct fabric *fab)
     pool_each(&fab->frames, free_if_live, NULL);
     pool_destroy(&fab->frames);
     free(fab->vsans);
+    free(fab->permit);
     free(fab->next_port);
     free(fab->isls);
     free(fab->ports);
@@ -106,6 +109,24 @@ void fabric_set_vsans(struct fabric *fab, int sw, const struct vsan_set *vsans)
         return;
     fab->vsans[sw] = *vsans;
     vsan_set_add(&fab->vsans[sw], 1);
+}
+
+void fabric_set_zone_permit(struct fabric *fab, int sw, const struct vsan_set *permit)
+{
+    if (sw >= 0 && sw < fab->nsw)
+        fab->permit[sw] = *permit;
+}
+
+/* Default zoning, checked once, where a frame enters the fabric from its
+ * N port (the switch of its source's domain): between two N ports of a
+ * VSAN whose default zone denies, nothing passes. The domain controllers
+ * (fcping's ELS ECHO) are not zone members and always answer. */
+static bool zone_denies(const struct fabric *fab, int sw, const struct fc_frame *f)
+{
+    bool dc = (f->d_id & 0xFFFF00u) == 0xFFFC00u || (f->s_id & 0xFFFF00u) == 0xFFFC00u;
+    if (dc || FABRIC_FIRST_DOMAIN - (int)FC_DOMAIN_OF(f->s_id) != sw)
+        return false;
+    return !vsan_set_has(&fab->permit[sw], f->vsan);
 }
 
 bool fabric_has_vsan(const struct fabric *fab, int sw, int vsan)
@@ -276,6 +297,11 @@ static void deliver_local(struct fabric *fab, int sw, struct fc_frame *f)
 void fabric_send(struct fabric *fab, int sw, struct fc_frame *f)
 {
     int dom = FC_DOMAIN_OF(f->d_id), dst = FABRIC_FIRST_DOMAIN - dom, hop[256];
+    if (sw >= 0 && sw < fab->nsw && zone_denies(fab, sw, f)) {
+        fab->st.zone_drops++;
+        fabric_frame_free(fab, f);
+        return;
+    }
     if (dst == sw && fabric_has_vsan(fab, sw, f->vsan)) {
         deliver_local(fab, sw, f);
         return;

@@ -48,6 +48,10 @@ void fabric_frame_free(struct fabric *fab, struct fc_frame *f);
 /* The VSANs that exist on a switch (VSAN 1 always does). */
 void fabric_set_vsans(struct fabric *fab, int sw, const struct vsan_set *vsans);
 bool fabric_has_vsan(const struct fabric *fab, int sw, int vsan);
+/* The VSANs whose default zone permits on switch sw (`zone default-zone
+ * permit vsan N`); in the others (all, at first) frames between two N
+ * ports are dropped where they enter the fabric. */
+void fabric_set_zone_permit(struct fabric *fab, int sw, const struct vsan_set *permit);
 /* The switch's domain in a VSAN, 0 when the VSAN is not on the switch. */
 int fabric_domain(const struct fabric *fab, int sw, int vsan);
 /* The switch's WWN, as `show fcdomain` prints it. */
@@ -82,6 +86,7 @@ void fabric_send(struct fabric *fab, int sw, struct fc_frame *f);
 
 struct fabric_stats {
     uint64_t forwarded, delivered, no_route;
+    uint64_t zone_drops; /* between N ports of a VSAN whose default zone denies */
 };
 void fabric_stats_get(const struct fabric *fab, struct fabric_stats *st);
 

@@ -72,6 +72,10 @@ static void rig_init(struct rig *r, uint64_t delay_ms, uint64_t rate_bps, uint32
     cfg.rate_bps = rate_bps;
     rig_netsim(r, &cfg);
     r->fab = fabric_new(r->e, 2);
+    struct vsan_set every;
+    memset(&every, 0xff, sizeof every); /* the rig's N ports are not zoned: default zone permit */
+    fabric_set_zone_permit(r->fab, 0, &every);
+    fabric_set_zone_permit(r->fab, 1, &every);
     r->fe = fcip_engine_new(r->e, r->net, r->fab);
     for (int i = 0; i < 2; i++) {
         struct fcip_tunnel_conf *c = &r->conf[i];
