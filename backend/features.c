@@ -5,7 +5,7 @@
 
 extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
     ipnet_feature, netsim_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature, sanext_feature, mgmt_feature,
-    license_feature;
+    license_feature, bootflash_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -23,6 +23,7 @@ const struct feature *const features[] = {
     &sanext_feature,
     &line_feature,
     &license_feature,
+    &bootflash_feature,
     NULL,
 };
 

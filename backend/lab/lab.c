@@ -620,7 +620,9 @@ void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab_now(lab); }
 /* The tables no feature owns: the lab's topology and identity, the saved
  * startup configuration (a reload keeps it), the gates and the history. */
 const char *const lab_owned_tables[] = {
-    "lab_meta", "switch", "module", "link", "system_config", "feature", "startup_config", "history", NULL,
+    "lab_meta", "switch", "module", "link", "system_config", "feature", "startup_config", "history",
+    "bootflash", /* storage: kept by reload, write erase and lab reset */
+    NULL,
 };
 
 /* Every feature forgets its tables (the registry says which), the gates

@@ -1,0 +1,10 @@
+/* bootflash: its commands. Its table belongs to the lab (storage, not
+ * configuration: lab_owned_tables), so the feature owns none. */
+#include "feature.h"
+
+extern const struct cmd_def bootflash_cmds[];
+
+const struct feature bootflash_feature = {
+    .name = "bootflash",
+    .cmds = bootflash_cmds,
+};
