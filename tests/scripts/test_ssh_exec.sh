@@ -35,6 +35,11 @@ t0=$(ms)
 ssh_as admin admin "$SP" 'sleep 2' < /dev/null || fail "sleep: exit $?"
 [ $(($(ms) - t0)) -ge 2000 ] || fail "sleep 2 </dev/null ended after $(($(ms) - t0)) ms"
 
+# A Ctrl-C byte on stdin is an interrupt, EOF after it or not.
+t0=$(ms)
+{ sleep 1; printf '\003'; sleep 1; } | ssh_as admin admin "$SP" 'sleep 30' || fail "sleep stopped by Ctrl-C: exit $?"
+[ $(($(ms) - t0)) -lt 15000 ] || fail "a Ctrl-C byte did not stop an exec's sleep"
+
 # A ping whose client goes away while it waits for a 20 s timeout: the
 # ping stops (the connection closed), the lab clock stays ahead of the
 # wall, and the next exec still answers at once.
@@ -56,7 +61,7 @@ took=$(($(ms) - t0))
 [ "$took" -lt 6000 ] || fail "sleep 1 after a stopped ping took $took ms"
 closed=0
 for _ in $(seq 50); do
-    [ "$(grep -c 'ssh connection from .* closed' "$SERVE_ERR")" -ge 5 ] && closed=1 && break
+    [ "$(grep -c 'ssh connection from .* closed' "$SERVE_ERR")" -ge 6 ] && closed=1 && break
     sleep 0.1
 done
 [ "$closed" -eq 1 ] || fail "the ping of a closed connection went on: $(cat "$SERVE_ERR")"
