@@ -74,8 +74,10 @@ static int parse_item(const struct iftype *t, const char **p, int *a, int *lo, i
             return -1;
     }
     *hi = *lo;
-    if (**p == '-') {
+    skip_blanks(p);
+    if (**p == '-') { /* `2/1-3`, `2/1 - 3` */
         (*p)++;
+        skip_blanks(p);
         if (!number(p, hi))
             return -1;
         if (*hi < *lo)

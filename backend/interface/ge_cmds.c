@@ -64,11 +64,11 @@ static int cmd_interface_list(struct session *s, const struct cmd_args *a)
     char text[4200];
     const struct cmd_arg *first = arg_get(a, "port");
     const struct cmd_arg *more = arg_get(a, "more");
-    if (first && more->str[0] != ',') { /* `int g2/2 foo`: not a list */
+    if (first && more->str[0] != ',' && more->str[0] != '-') { /* `int g2/2 foo`: not a list */
         cmd_printf(s, "%*s^\n", a->offset + more->off + 1, "");
         return cmd_error(s, "%% Invalid command at '^' marker.");
     }
-    if (first) /* `2/6 , g2/8`: the first port matched on its own */
+    if (first) /* `2/6 , g2/8`, `2/1 - 3`: the first port matched on its own */
         snprintf(text, sizeof text, "%s %s", first->str, more->str);
     else
         snprintf(text, sizeof text, "%s", arg_str(a, "ports"));
