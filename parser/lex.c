@@ -1,6 +1,7 @@
 #include "lex.h"
 #include "ifname.h"
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,9 +24,16 @@ static size_t glued_iftype(const char *s, size_t len)
         i++;
     if (i == 0 || i == len || !isdigit((unsigned char)s[i]))
         return 0;
-    for (size_t j = i; j < len; j++)
-        if (!isdigit((unsigned char)s[j]) && !strchr("/.-,", s[j])) /* `g2/1-3,`: a list */
+    bool slash = false, list = false;
+    for (size_t j = i; j < len; j++) {
+        bool next_type = list && isalpha((unsigned char)s[j]); /* `g2/1,g2/3` */
+        if (!isdigit((unsigned char)s[j]) && !strchr("/.-,", s[j]) && !next_type)
             return 0;
+        slash |= s[j] == '/';
+        list |= s[j] == '-' || s[j] == ',';
+    }
+    if (list && !slash) /* `g2/1-3,` is a list of ports; `fc1-2` may be a name */
+        return 0;
     return iftype_by_prefix(s, i) ? i : 0;
 }
 
