@@ -10,6 +10,7 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "bootflash.h"
+#include "md5.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -182,7 +183,11 @@ static int cmd_show_file(struct session *s, const struct cmd_args *a)
     size_t len;
     if (!name || !*name || !bootflash_name_ok(name) || !bootflash_read(s->lab, s->sw, name, &data, &len))
         return cmd_error(s, NO_SUCH_FILE);
-    if (!is_text(data, len)) {
+    if (arg_has(a, "md5sum")) {
+        char hex[33];
+        md5_hex(data, len, hex);
+        cmd_printf(s, "%s\n", hex);
+    } else if (!is_text(data, len)) {
         cmd_printf(s, "bootflash:%s is a binary file (%zu bytes): not shown\n", name, len);
     } else if (len) {
         cmd_printf(s, "%.*s%s", (int)len, (const char *)data, data[len - 1] == '\n' ? "" : "\n");
@@ -201,6 +206,7 @@ const struct cmd_def bootflash_cmds[] = {
      cmd_copy, CMD_ADMIN, 0, 0},
     {M(MODE_EXEC), "delete <path:word>", "delete: Delete a file\n" "path: bootflash:NAME", cmd_delete, CMD_ADMIN,
      0, 0},
-    {M(MODE_EXEC), "show file <path:word>", "file: Display contents of a file\n" "path: bootflash:NAME", cmd_show_file, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show file <path:word> [md5sum]",
+     "file: Display contents of a file\n" "path: bootflash:NAME\nmd5sum: Display the MD5 checksum of the file", cmd_show_file, CMD_PIPE, 0, 0},
     {0},
 };

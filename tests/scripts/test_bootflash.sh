@@ -1,5 +1,5 @@
 #!/bin/bash
-# bootflash: copy a host file in, dir, show file, copy within bootflash:,
+# bootflash: copy a host file in, dir, show file [md5sum], copy within bootflash:,
 # delete; the refusals (missing file, directory, FIFO, too large, bad
 # names, "..", another device, the 64-file limit), each leaving bootflash:
 # as it was; the files survive reload and write erase; a telnet session
@@ -39,6 +39,14 @@ sqlite3 -version > /dev/null 2>&1 && {
     [ "$(sqlite3 "$db" "SELECT hex(bytes) FROM bootflash WHERE name = 'blob.bin'")" = \
       "$(od -An -v -tx1 "$work/blob.bin" | tr -d ' \n' | tr a-f A-F)" ] || fail "stored bytes differ"
 }
+
+# show file ... md5sum, as Ansible's nxos_file_copy and netmiko check a copy
+if command -v md5sum > /dev/null; then
+    for f in notes.txt blob.bin max.bin; do
+        got=$(run "show file bootflash:$f md5sum" | tail -1)
+        [ "$got" = "$(md5sum < "$work/$f" | cut -d' ' -f1)" ] || fail "md5sum of $f: $got"
+    done
+fi
 
 before=$(run "dir" | grep -v '^MDS1#')
 refuse() { # refuse WHAT LINE PATTERN: the line fails with PATTERN and changes nothing
