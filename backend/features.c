@@ -4,8 +4,8 @@
 #include <stddef.h>
 
 extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
-    ipnet_feature, netsim_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature, sanext_feature, mgmt_feature,
-    license_feature, bootflash_feature;
+    ipnet_feature, netsim_feature, fabric_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature,
+    sanext_feature, mgmt_feature, license_feature, bootflash_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -16,6 +16,7 @@ const struct feature *const features[] = {
     &mgmt_feature,
     &ipnet_feature,
     &netsim_feature,
+    &fabric_feature, /* before fcip: its engine and VSANs are what the tunnels join */
     &fcip_feature,
     &iscsi_feature,
     &vsan_feature,

@@ -57,7 +57,7 @@ struct fabric *fabric_new(engine_t *e, int nswitches)
     if (!fab->vsans || !fab->next_port || !fab->permit)
         abort();
     for (int i = 0; i < nswitches; i++)
-        vsan_set_add(&fab->vsans[i], 1);
+        vsan_set_add(&fab->vsans[i], 1, 1);
     pool_init(&fab->frames, sizeof(struct pooled));
     return fab;
 }
@@ -108,7 +108,7 @@ void fabric_set_vsans(struct fabric *fab, int sw, const struct vsan_set *vsans)
     if (sw < 0 || sw >= fab->nsw)
         return;
     fab->vsans[sw] = *vsans;
-    vsan_set_add(&fab->vsans[sw], 1);
+    vsan_set_add(&fab->vsans[sw], 1, 1);
 }
 
 void fabric_set_zone_permit(struct fabric *fab, int sw, const struct vsan_set *permit)

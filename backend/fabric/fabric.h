@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "engine/engine.h"
 #include "fc_frame.h"
+#include "vsan/vsan.h" /* struct vsan_set */
 
 #define FABRIC_VSAN_MAX 4094
 #define FABRIC_DC_SERVICE_NS 50000u /* the domain controller's echo service time */
@@ -26,16 +27,6 @@
 
 struct fabric;
 
-/* A set of VSANs, one bit each (1..4094). */
-struct vsan_set {
-    uint64_t w[64];
-};
-static inline bool vsan_set_has(const struct vsan_set *s, int v) { return v > 0 && v < 4096 && (s->w[v >> 6] >> (v & 63) & 1); }
-static inline void vsan_set_add(struct vsan_set *s, int v)
-{
-    if (v > 0 && v < 4096)
-        s->w[v >> 6] |= 1ULL << (v & 63);
-}
 
 struct fabric *fabric_new(engine_t *e, int nswitches);
 void fabric_free(struct fabric *fab);

@@ -46,7 +46,7 @@ void fc_pattern_init(struct fc_pattern *p, const char *name, const unsigned char
     p->len = len < SAMPLE ? len : SAMPLE;
 }
 
-enum fcip_comp fcip_comp_effective(enum fcip_comp mode, uint64_t max_bw_bps)
+enum fcip_compression fcip_comp_effective(enum fcip_compression mode, uint64_t max_bw_bps)
 {
     if (mode != FCIP_COMP_AUTO)
         return mode;
@@ -77,7 +77,7 @@ static double measure(int level, const unsigned char *data, size_t len)
     return out ? (double)in / (double)out : 1.0;
 }
 
-double fcip_comp_ratio(enum fcip_comp mode, const struct fc_pattern *p)
+double fcip_comp_ratio(enum fcip_compression mode, const struct fc_pattern *p)
 {
     if (mode < FCIP_COMP_MODE1 || mode > FCIP_COMP_MODE3 || !p || !p->len)
         return 1.0;
@@ -88,7 +88,7 @@ double fcip_comp_ratio(enum fcip_comp mode, const struct fc_pattern *p)
     return w->ratio[m];
 }
 
-uint64_t fcip_comp_rate_bps(enum fcip_comp mode, double ratio)
+uint64_t fcip_comp_rate_bps(enum fcip_compression mode, double ratio)
 {
     if (mode < FCIP_COMP_MODE1 || mode > FCIP_COMP_MODE3)
         return 0;

@@ -28,10 +28,10 @@ void fc_pattern_init(struct fc_pattern *p, const char *name, const unsigned char
 
 /* The mode `auto` runs at: mode1 above 25 Mb/s of profile bandwidth,
  * mode2 above 10 Mb/s, mode3 below (the design guide's link ceilings). */
-enum fcip_comp fcip_comp_effective(enum fcip_comp mode, uint64_t max_bw_bps);
+enum fcip_compression fcip_comp_effective(enum fcip_compression mode, uint64_t max_bw_bps);
 /* Input bytes over output bytes (>= 1: no gain is sent uncompressed). */
-double fcip_comp_ratio(enum fcip_comp mode, const struct fc_pattern *p);
+double fcip_comp_ratio(enum fcip_compression mode, const struct fc_pattern *p);
 /* The compressor's input rate in bit/s for data of that ratio. */
-uint64_t fcip_comp_rate_bps(enum fcip_comp mode, double ratio);
+uint64_t fcip_comp_rate_bps(enum fcip_compression mode, double ratio);
 
 #endif

@@ -6,6 +6,7 @@
 #include "ifname.h"
 #include "lab/lab.h"
 #include "fcip.h"
+#include "fcip_engine.h"
 #include "fcip_store.h"
 #include <stdio.h>
 #include <string.h>
@@ -469,5 +470,6 @@ const struct cmd_def fcip_cmds[] = {
      GATE_FCIP, 0},
     {M(MODE_EXEC), "show running-config interface fcip <id:1-255>", "fcip: FCIP interface\nid: Enter the interface id",
      fcip_show_running, CMD_PIPE, GATE_FCIP, 0},
+    FCIP_LIVE_CMDS,
     {0},
 };

@@ -3,6 +3,7 @@
  * configuration through fcip.h; its hooks are the engine's to fill. */
 #include "feature.h"
 #include "fcip.h"
+#include "fcip_engine.h"
 
 extern const struct cmd_def fcip_cmds[];
 
@@ -25,4 +26,9 @@ const struct feature fcip_feature = {
     .gate_line = "feature fcip",
     .render = {[SECTION_INTERFACES] = render},
     .tables = tables,
+    .engine_new = fcip_engine_create,
+    .engine_free = fcip_engine_destroy,
+    .reconcile = fcip_engine_reconcile,
+    .show_interfaces = fcip_show_interfaces,
+    .show_brief = fcip_show_brief,
 };

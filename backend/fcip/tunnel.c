@@ -17,7 +17,7 @@ _Static_assert(sizeof(struct tcp_dgram) <= IPNET_PAYLOAD_MAX, "a TCP segment fit
 /* What each end tells the other once the control connection is up. */
 struct link_params {
     int sw;
-    enum fcip_trunk trunk;
+    enum fcip_trunk_mode trunk;
     struct vsan_set allowed, vsans;
     int port_vsan;
     bool write_acc, connector;
@@ -31,6 +31,7 @@ struct endpoint {
     struct fcip_tunnel *t;
     int slot; /* 0 control, 1 data */
     bool active, established;
+    bool burying; /* its abort is under way: the RST still goes out */
     tcp_conn *c;
     uint16_t lport, pport;
     struct fc_frame *head, *tail; /* waiting for the compressor or TCP's send buffer */
@@ -127,8 +128,11 @@ static void bury(struct endpoint *ep)
 {
     struct fcip_engine *fe = ep->fe;
     struct fcip_tunnel *t = ep->t;
-    if (!t)
+    if (!t || ep->burying)
         return;
+    ep->burying = true;
+    if (tcp_state_get(ep->c) != TCP_CLOSED)
+        tcp_abort(ep->c); /* the peer hears it, and goes down too */
     if (ep->established)
         t->st.closes++;
     t->ep[ep->slot] = NULL;
@@ -137,8 +141,6 @@ static void bury(struct endpoint *ep)
     if (ep->drain)
         engine_cancel(fe->e, ep->drain);
     ep->drain = 0;
-    if (tcp_state_get(ep->c) != TCP_CLOSED)
-        tcp_abort(ep->c);
     ep->next = fe->buried;
     fe->buried = ep;
     if (!fe->reap)
@@ -208,7 +210,7 @@ static void tcp_state_cb(void *ctx, enum tcp_state st, enum tcp_reason why)
 {
     struct endpoint *ep = ctx;
     struct fcip_tunnel *t = ep->t;
-    if (!t)
+    if (!t || ep->burying)
         return;
     if (st == TCP_ESTABLISHED) {
         ep->established = true;
@@ -332,7 +334,7 @@ static void tunnel_fail(struct fcip_tunnel *t, const char *why)
 
 /* Frames */
 
-static enum fcip_comp comp_mode(const struct fcip_tunnel *t)
+static enum fcip_compression comp_mode(const struct fcip_tunnel *t)
 {
     return fcip_comp_effective(t->conf.comp, t->conf.tcp.max_bw_bps);
 }
@@ -378,7 +380,7 @@ static void drain(struct endpoint *ep)
  * compressor (one FIFO per direction of the link) hands it on. */
 static void compress_stage(struct fcip_tunnel *t, struct fc_frame *f)
 {
-    enum fcip_comp mode = comp_mode(t);
+    enum fcip_compression mode = comp_mode(t);
     uint64_t tnow = now(t->fe), start = t->comp_free_at > tnow ? t->comp_free_at : tnow;
     uint32_t payload = f->payload;
     f->carrier_at = tnow;
@@ -426,7 +428,7 @@ static void isl_send(void *ctx, struct fc_frame *f) { tunnel_send(ctx, f); }
 
 /* Link parameters and trunking */
 
-static bool trunking(enum fcip_trunk a, enum fcip_trunk b)
+static bool trunking(enum fcip_trunk_mode a, enum fcip_trunk_mode b)
 {
     return a != FCIP_TRUNK_OFF && b != FCIP_TRUNK_OFF && !(a == FCIP_TRUNK_AUTO && b == FCIP_TRUNK_AUTO);
 }
@@ -436,7 +438,7 @@ static void local_vsans(struct fcip_tunnel *t, struct vsan_set *out)
     memset(out, 0, sizeof *out);
     for (int v = 1; v < FABRIC_VSAN_MAX; v++)
         if (fabric_has_vsan(t->fe->fab, t->conf.sw, v))
-            vsan_set_add(out, v);
+            vsan_set_add(out, v, v);
 }
 
 static void send_params(struct fcip_tunnel *t)
@@ -468,18 +470,18 @@ static void compute_up(struct fcip_tunnel *t)
     memset(&t->up, 0, sizeof t->up);
     memset(&t->st.isolated, 0, sizeof t->st.isolated);
     bool trunk = trunking(t->conf.trunk, q->trunk);
-    for (int i = 0; trunk && i < 64; i++) {
-        uint64_t active = t->conf.allowed.w[i] & mine.w[i];
-        t->up.w[i] = active & q->allowed.w[i] & q->vsans.w[i];
-        t->st.isolated.w[i] = active & ~t->up.w[i];
+    for (size_t i = 0; trunk && i < sizeof t->up.bit; i++) {
+        uint8_t active = t->conf.allowed.bit[i] & mine.bit[i];
+        t->up.bit[i] = active & q->allowed.bit[i] & q->vsans.bit[i];
+        t->st.isolated.bit[i] = active & (uint8_t)~t->up.bit[i];
     }
     if (trunk)
         return;
     if (t->conf.port_vsan == q->port_vsan && vsan_set_has(&mine, t->conf.port_vsan) &&
         vsan_set_has(&q->vsans, q->port_vsan))
-        vsan_set_add(&t->up, t->conf.port_vsan);
+        vsan_set_add(&t->up, t->conf.port_vsan, t->conf.port_vsan);
     else
-        vsan_set_add(&t->st.isolated, t->conf.port_vsan);
+        vsan_set_add(&t->st.isolated, t->conf.port_vsan, t->conf.port_vsan);
 }
 
 static void bring_up(struct fcip_tunnel *t)

@@ -26,6 +26,7 @@
 #include "engine/engine.h"
 #include "tcp/tcp.h"
 #include "fabric/fabric.h"
+#include "fcip.h" /* enum fcip_compression, enum fcip_trunk_mode */
 
 struct ipnet;
 struct fcip_engine;
@@ -38,8 +39,6 @@ struct fcip_tunnel;
  * This cap only stops a runaway source. */
 #define FCIP_BACKLOG_MAX (256u << 20)
 
-enum fcip_comp { FCIP_COMP_OFF, FCIP_COMP_AUTO, FCIP_COMP_MODE1, FCIP_COMP_MODE2, FCIP_COMP_MODE3 };
-enum fcip_trunk { FCIP_TRUNK_ON, FCIP_TRUNK_OFF, FCIP_TRUNK_AUTO };
 
 /* Desired state of one end, as the reconcile derives it from the store. */
 struct fcip_tunnel_conf {
@@ -52,9 +51,9 @@ struct fcip_tunnel_conf {
     bool passive;
     int nconn;          /* 1 or 2 */
     struct tcp_params tcp; /* mss is taken from the route MTU */
-    enum fcip_comp comp;
+    enum fcip_compression comp;
     bool write_acc;
-    enum fcip_trunk trunk;
+    enum fcip_trunk_mode trunk;
     struct vsan_set allowed;
     int port_vsan;
 };

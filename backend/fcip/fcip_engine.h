@@ -1,0 +1,43 @@
+/* The fcip feature's engine hooks (fcip_reconcile.c), and the live tunnel
+ * behind an interface for the shows. */
+#ifndef MDSIM_FCIP_ENGINE_H
+#define MDSIM_FCIP_ENGINE_H
+#include "engine/engine.h"
+
+struct lab;
+struct ipnet;
+struct fcip_tunnel;
+
+void *fcip_engine_create(struct lab *lab, engine_t *e, struct ipnet *net);
+void fcip_engine_destroy(void *state);
+void fcip_engine_reconcile(struct lab *lab, struct ipnet *net, void *state);
+/* The engine brought in line first; NULL when the tunnel does not run. */
+struct fcip_tunnel *fcip_live(struct lab *lab, int sw, int id);
+
+/* The shows with live values (fcip_live.c), for the fcip command table and
+ * the interface hooks of the registry. */
+struct session;
+struct cmd_args;
+int fcip_show_interface(struct session *s, const struct cmd_args *a);
+int fcip_show_summary(struct session *s, const struct cmd_args *a);
+int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a);
+void fcip_show_brief(struct session *s);
+void fcip_show_interfaces(struct session *s);
+
+/* Its rows in the fcip command table. `show ips stats tcp` shows the
+ * tunnels' connections, so it comes with the feature (iSCSI will add its
+ * own when it has TCP). */
+#define FCIP_LIVE_CMDS                                                                                             \
+    {M(MODE_EXEC), "show interface fcip <id:1-255> [{brief | counters | description | trunk vsan}]",              \
+     "interface: Interface status and configuration\nfcip: FCIP interface\nid: Interface number\n"                \
+     "brief: Brief summary\ncounters: Interface counters\ndescription: Interface description\n"                   \
+     "trunk: Trunk information\nvsan: Trunk VSANs",                                                                \
+     fcip_show_interface, CMD_PIPE, GATE_FCIP, 0},                                                                 \
+        {M(MODE_EXEC), "show fcip summary", "fcip: FCIP information\nsummary: Summary of the FCIP interfaces",      \
+         fcip_show_summary, CMD_PIPE, GATE_FCIP, 0},                                                               \
+        {M(MODE_EXEC), "show ips stats tcp interface gigabitethernet <port:slot/port> [detail]",                   \
+         "ips: IP storage\nstats: Statistics\ntcp: TCP statistics\ninterface: Interface\n"                           \
+         "gigabitethernet: Gigabit Ethernet interface\nport: Slot/port\ndetail: Detailed statistics",             \
+         fcip_show_tcp_stats, CMD_PIPE, GATE_FCIP, 0}
+
+#endif

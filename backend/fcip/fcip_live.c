@@ -1,0 +1,407 @@
+/* The FCIP shows with live values from the tunnels (mds-cli.md §6.2,
+ * §6.3, §7): `show interface fcipN` and its variants, the fcip table of
+ * `show interface brief`, `show fcip summary`, `show ips stats tcp`. The
+ * layouts are [G] in the reference; docs/fcip-engine.md says what each
+ * value means here. */
+#include "session.h"
+#include "feature.h"
+#include "fcip.h"
+#include "fcip_engine.h"
+#include "tunnel.h"
+#include "compress.h"
+#include "lab/lab.h"
+#include "system/system.h"
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static void ip_str(uint32_t ip, char *buf, size_t n)
+{
+    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
+}
+
+static const char *const trunk_names[] = {[FCIP_TRUNK_ON] = "on", [FCIP_TRUNK_OFF] = "off",
+                                          [FCIP_TRUNK_AUTO] = "auto"};
+static const char *const comp_names[] = {[FCIP_COMP_OFF] = "disabled", [FCIP_COMP_AUTO] = "auto",
+                                         [FCIP_COMP_MODE1] = "mode1", [FCIP_COMP_MODE2] = "mode2",
+                                         [FCIP_COMP_MODE3] = "mode3"};
+
+/* What a show needs of one interface: its configuration and live state. */
+struct view {
+    struct fcip_if_conf ic;
+    struct fcip_profile_conf pc;
+    bool has_profile;
+    struct fcip_status st;
+    int port_vsan;
+};
+
+static bool view_get(struct session *s, int id, struct view *v)
+{
+    memset(v, 0, sizeof *v);
+    if (!fcip_if_get(s->lab, s->sw, id, &v->ic))
+        return false;
+    v->has_profile = v->ic.profile && fcip_profile_get(s->lab, s->sw, v->ic.profile, &v->pc);
+    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, id);
+    if (t)
+        fcip_tunnel_status(t, &v->st);
+    else
+        v->st.state = v->ic.shutdown ? FCIP_ADMIN_DOWN : FCIP_DOWN;
+    char ifname[16];
+    snprintf(ifname, sizeof ifname, "fcip%d", id);
+    v->port_vsan = vsan_port_vsan(s->lab, s->sw, ifname);
+    return true;
+}
+
+/* "down (Administratively down)", "trunking"... */
+static void state_line(const struct view *v, char *buf, size_t n)
+{
+    switch (v->st.state) {
+    case FCIP_ADMIN_DOWN:
+        snprintf(buf, n, "down (Administratively down)");
+        break;
+    case FCIP_DOWN:
+        snprintf(buf, n, "down (Link failure or not-connected)");
+        break;
+    case FCIP_INIT:
+        snprintf(buf, n, "down (Initializing)");
+        break;
+    default:
+        snprintf(buf, n, "%s", fcip_state_text(v->st.state));
+    }
+}
+
+static void vsans(const struct vsan_set *set, strbuf *out)
+{
+    sb_printf(out, "(");
+    vsan_set_format(set, out);
+    sb_printf(out, ")");
+}
+
+static void changed_at(struct session *s, uint64_t at_ns, char *buf, size_t n)
+{
+    time_t t = lab_time(s->lab, NULL) - (time_t)((lab_now(s->lab) - at_ns) / ENGINE_NS_PER_SEC);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, n, "%a %b %e %H:%M:%S %Y", &tm);
+}
+
+static void trunk_lines(struct session *s, const struct view *v)
+{
+    struct vsan_set active;
+    memset(&active, 0, sizeof active);
+    for (int id = 1; id <= VSAN_MAX_USER; id++)
+        if (id != VSAN_EVFP && vsan_set_has(&v->ic.allowed, id) && vsan_exists(s->lab, s->sw, id))
+            vsan_set_add(&active, id, id);
+    bool up = v->st.state >= FCIP_UP;
+    static const struct vsan_set none;
+    cmd_printf(s, "    Trunk vsans (admin allowed and active) ");
+    vsans(&active, &s->out);
+    cmd_printf(s, "\n    Trunk vsans (up)                       ");
+    vsans(up ? &v->st.up : &none, &s->out);
+    cmd_printf(s, "\n    Trunk vsans (isolated)                 ");
+    vsans(up ? &v->st.isolated : &none, &s->out);
+    cmd_printf(s, "\n    Trunk vsans (initializing)             ");
+    vsans(up ? &none : &active, &s->out);
+    cmd_printf(s, "\n");
+}
+
+static void peer_lines(struct session *s, const struct view *v)
+{
+    char ip[16];
+    ip_str(v->ic.peer_ip, ip, sizeof ip);
+    cmd_printf(s, "    Peer Information\n");
+    if (v->ic.has_peer)
+        cmd_printf(s, "      Peer Internet address is %s and port is %d\n", ip, v->ic.peer_port);
+    cmd_printf(s, "      Write acceleration mode is configured %s%s\n", v->ic.write_acc ? "on" : "off",
+               v->ic.write_acc && v->st.state >= FCIP_UP && !v->st.write_acc_active ? ", operationally off" : "");
+    cmd_printf(s, "      Tape acceleration mode is configured %s\n", v->ic.tape_acc ? "on" : "off");
+    cmd_printf(s, "      Tape Accelerator flow control buffer size is automatic\n");
+    if (v->ic.compression == FCIP_COMP_OFF)
+        cmd_printf(s, "      IP Compression is disabled\n");
+    else
+        cmd_printf(s, "      IP Compression is enabled and set for %s\n", comp_names[v->ic.compression]);
+    cmd_printf(s, "      Maximum number of TCP connections is %d\n", v->ic.tcp_connections);
+    cmd_printf(s, "      Time Stamp is %s\n", v->ic.time_stamp ? "enabled" : "disabled");
+    cmd_printf(s, "      QOS control code point is 0\n      QOS data code point is 0\n      B-port mode disabled\n");
+}
+
+static void tcp_lines(struct session *s, const struct view *v)
+{
+    static const char *const names[2] = {"Control", "Data"};
+    cmd_printf(s, "      TCP Connection Information\n        %d Active TCP connections\n", v->st.nconn_up);
+    for (int i = 0; i < 2; i++) {
+        const struct fcip_conn_info *c = &v->st.conn[i];
+        if (!c->present || c->tcp.state != TCP_ESTABLISHED)
+            continue;
+        char l[16], r[16];
+        ip_str(c->local_ip, l, sizeof l);
+        ip_str(c->remote_ip, r, sizeof r);
+        cmd_printf(s, "          %s connection: Local %s:%u, Remote %s:%u\n", names[i], l, c->local_port, r,
+                   c->remote_port);
+    }
+    cmd_printf(s, "        %llu Attempts for active connections, %llu close of connections\n",
+               (unsigned long long)v->st.attempts, (unsigned long long)v->st.closes);
+    const struct fcip_conn_info *c = &v->st.conn[v->st.conn[1].present ? 1 : 0];
+    if (!c->present)
+        return;
+    const struct tcp_stats *t = &c->tcp;
+    cmd_printf(s, "      TCP Parameters\n");
+    cmd_printf(s, "        Path MTU %llu bytes\n", (unsigned long long)(t->mss + TCP_HDR_BYTES));
+    cmd_printf(s, "        Current retransmission timeout is %llu ms\n", (unsigned long long)(t->rto_ns / 1000000));
+    cmd_printf(s, "        Round trip time: Smoothed %llu ms, Variance: %llu\n",
+               (unsigned long long)(t->srtt_ns / 1000000), (unsigned long long)(t->rttvar_ns / 1000000));
+    cmd_printf(s, "        Advertized window: Current: %u KB, Maximum: %u KB, Scale: 10\n", TCP_RCV_WND / 1024,
+               TCP_RCV_WND / 1024);
+    cmd_printf(s, "        Peer receive window: Current: %llu KB, Maximum: %llu KB, Scale: 10\n",
+               (unsigned long long)(t->peer_wnd / 1024), (unsigned long long)(t->peer_wnd / 1024));
+    /* before the first loss the threshold is unbounded: shown as the window cap */
+    cmd_printf(s, "        Congestion window: Current: %llu KB, Slow start threshold: %llu KB\n",
+               (unsigned long long)(t->cwnd / 1024),
+               (unsigned long long)((t->ssthresh < t->mws ? t->ssthresh : t->mws) / 1024));
+    cmd_printf(s, "        Current Send Buffer Size: %llu KB, Requested Send Buffer Size: %u KB\n",
+               (unsigned long long)(t->mws / 1024), v->has_profile ? v->pc.send_buf_bytes / 1024 : 0);
+    cmd_printf(s, "        CWM Burst Size: %u KB\n", v->has_profile ? v->pc.cwm_burst_bytes / 1024 : 50);
+    cmd_printf(s, "        Retransmitted segments %llu, fast retransmits %llu, timeouts %llu\n",
+               (unsigned long long)t->retx_segs, (unsigned long long)t->fast_retx, (unsigned long long)t->timeouts);
+}
+
+static void counter_lines(struct session *s, const struct view *v)
+{
+    const struct fcip_status *st = &v->st;
+    if (st->comp_out)
+        cmd_printf(s, "    IP compression ratio %.2f : 1 (%llu bytes in, %llu bytes out)\n",
+                   (double)st->comp_in / (double)st->comp_out, (unsigned long long)st->comp_in,
+                   (unsigned long long)st->comp_out);
+    cmd_printf(s, "      %llu frames input, %llu bytes\n", (unsigned long long)st->frames_in,
+               (unsigned long long)st->bytes_in);
+    cmd_printf(s, "         %llu Class F frames input, %llu bytes\n", (unsigned long long)st->cf_frames_in,
+               (unsigned long long)st->cf_bytes_in);
+    cmd_printf(s, "         %llu Class 2/3 frames input, %llu bytes\n",
+               (unsigned long long)(st->frames_in - st->cf_frames_in),
+               (unsigned long long)(st->bytes_in - st->cf_bytes_in));
+    cmd_printf(s, "         0 Reass frames\n         0 Error frames timestamp error 0\n");
+    cmd_printf(s, "      %llu frames output, %llu bytes\n", (unsigned long long)st->frames_out,
+               (unsigned long long)st->bytes_out);
+    cmd_printf(s, "         %llu Class F frames output, %llu bytes\n", (unsigned long long)st->cf_frames_out,
+               (unsigned long long)st->cf_bytes_out);
+    cmd_printf(s, "         %llu Class 2/3 frames output, %llu bytes\n",
+               (unsigned long long)(st->frames_out - st->cf_frames_out),
+               (unsigned long long)(st->bytes_out - st->cf_bytes_out));
+    cmd_printf(s, "         %llu Error frames\n", (unsigned long long)st->dropped);
+}
+
+static void show_one(struct session *s, int id)
+{
+    struct view v;
+    char line[64], when[40], ge[64] = "";
+    if (!view_get(s, id, &v))
+        return;
+    state_line(&v, line, sizeof line);
+    cmd_printf(s, "fcip%d is %s\n    Hardware is GigabitEthernet\n", id, line);
+    cmd_printf(s, "    Port WWN is 20:%02x:00:05:30:00:%02x:5e\n", id, s->sw + 1);
+    if (v.st.state >= FCIP_UP)
+        cmd_printf(s, "    Peer port WWN is 20:%02x:00:05:30:00:%02x:5e\n", id, v.st.peer_sw + 1);
+    cmd_printf(s, "    Admin port mode is auto, trunk mode is %s\n", trunk_names[v.ic.trunk_mode]);
+    cmd_printf(s, "    snmp link state traps are enabled\n");
+    if (v.st.state >= FCIP_UP)
+        cmd_printf(s, "    Port mode is %s\n", v.st.state == FCIP_TRUNKING ? "TE" : "E");
+    cmd_printf(s, "    Port vsan is %d\n    Speed is 1 Gbps\n", v.port_vsan);
+    trunk_lines(s, &v);
+    changed_at(s, v.st.last_change_ns, when, sizeof when);
+    cmd_printf(s, "    Interface last changed at %s\n\n", when);
+    if (v.has_profile) {
+        int slot, port;
+        if (v.pc.has_ip && fcip_ge_of_ip(s->lab, s->sw, v.pc.ip, &slot, &port))
+            snprintf(ge, sizeof ge, "  (interface GigabitEthernet%d/%d)", slot, port);
+        cmd_printf(s, "    Using Profile id %d%s\n", v.ic.profile, ge);
+    }
+    peer_lines(s, &v);
+    tcp_lines(s, &v);
+    counter_lines(s, &v);
+}
+
+static void brief_header(struct session *s)
+{
+    cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
+                  "Interface  Vsan   Admin  Admin   Status          Oper  Profile  Port-channel\n"
+                  "                  Mode   Trunk                   Mode\n"
+                  "                         Mode\n"
+                  "-------------------------------------------------------------------------------\n");
+}
+
+static void brief_row(void *ctx, const struct fcip_if_conf *ic);
+
+int fcip_show_interface(struct session *s, const struct cmd_args *a)
+{
+    int id = (int)arg_num(a, "id", 0);
+    struct fcip_if_conf ic;
+    if (!fcip_if_get(s->lab, s->sw, id, &ic))
+        return cmd_error(s, "%% Invalid interface format");
+    if (arg_has(a, "brief")) {
+        brief_header(s);
+        brief_row(s, &ic);
+    } else if (arg_has(a, "counters")) {
+        struct view v;
+        view_get(s, id, &v);
+        cmd_printf(s, "fcip%d\n", id);
+        tcp_lines(s, &v);
+        counter_lines(s, &v);
+    } else if (arg_has(a, "description")) {
+        struct view v;
+        view_get(s, id, &v);
+        cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
+                      "Interface          Description\n"
+                      "-------------------------------------------------------------------------------\n"
+                      "fcip%-14d %s\n",
+                   id, v.ic.description[0] ? v.ic.description : "--");
+    } else if (arg_has(a, "trunk")) {
+        struct view v;
+        view_get(s, id, &v);
+        char line[64];
+        state_line(&v, line, sizeof line);
+        cmd_printf(s, "fcip%d is %s\n    Port vsan is %d\n", id, line, v.port_vsan);
+        trunk_lines(s, &v);
+    } else {
+        show_one(s, id);
+    }
+    return 0;
+}
+
+static void brief_row(void *ctx, const struct fcip_if_conf *ic)
+{
+    struct session *s = ctx;
+    struct view v;
+    view_get(s, ic->id, &v);
+    static const char *const st[] = {[FCIP_ADMIN_DOWN] = "down", [FCIP_DOWN] = "down", [FCIP_INIT] = "init",
+                                     [FCIP_UP] = "up", [FCIP_TRUNKING] = "trunking"};
+    char name[16], prof[8];
+    snprintf(name, sizeof name, "fcip%d", ic->id);
+    snprintf(prof, sizeof prof, "%d", ic->profile);
+    cmd_printf(s, "%-10s %-6d %-6s %-7s %-15s %-5s %-8s --\n", name, v.port_vsan, "auto",
+               trunk_names[ic->trunk_mode], st[v.st.state],
+               v.st.state == FCIP_TRUNKING ? "TE" : v.st.state == FCIP_UP ? "E" : "--", ic->profile ? prof : "--");
+}
+
+void fcip_show_brief(struct session *s)
+{
+    if (!lab_feature_enabled(s->lab, s->sw, GATE_FCIP) || !fcip_if_count(s->lab, s->sw))
+        return;
+    brief_header(s);
+    fcip_ifs_each(s->lab, s->sw, brief_row, s);
+}
+
+static void show_each(void *ctx, const struct fcip_if_conf *ic)
+{
+    struct session *s = ctx;
+    cmd_printf(s, "\n");
+    show_one(s, ic->id);
+}
+
+void fcip_show_interfaces(struct session *s)
+{
+    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+        fcip_ifs_each(s->lab, s->sw, show_each, s);
+}
+
+static void summary_row(void *ctx, const struct fcip_if_conf *ic)
+{
+    struct session *s = ctx;
+    struct view v;
+    char peer[16] = "--", eth[16] = "--", bw[24] = "--", prof[8] = "--";
+    view_get(s, ic->id, &v);
+    if (ic->has_peer)
+        ip_str(ic->peer_ip, peer, sizeof peer);
+    if (v.has_profile) {
+        int slot, port;
+        if (v.pc.has_ip && fcip_ge_of_ip(s->lab, s->sw, v.pc.ip, &slot, &port))
+            snprintf(eth, sizeof eth, "GE%d/%d", slot, port);
+        snprintf(bw, sizeof bw, "%uM/%uM", v.pc.max_bw_kbps / 1000, v.pc.min_bw_kbps / 1000);
+        snprintf(prof, sizeof prof, "%d", ic->profile);
+    }
+    const struct fcip_conn_info *c = &v.st.conn[0];
+    static const char *const st[] = {[FCIP_ADMIN_DOWN] = "DOWN", [FCIP_DOWN] = "DOWN", [FCIP_INIT] = "INIT",
+                                     [FCIP_UP] = "UP", [FCIP_TRUNKING] = "TRNK"};
+    cmd_printf(s, "%-3d %-5s %-13s %-16s %-6s %c %c %c %c   %c    %-11s %llu\n", ic->id, prof, eth, peer,
+               st[v.st.state], ic->time_stamp ? 'Y' : 'N', ic->write_acc ? 'Y' : 'N', ic->tape_acc ? 'Y' : 'N', 'N',
+               ic->compression ? 'Y' : 'N', bw,
+               (unsigned long long)(c->present ? c->tcp.srtt_ns / 1000 : v.has_profile ? v.pc.rtt_us : 0));
+}
+
+int fcip_show_summary(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
+                  "Tun prof  Eth-if        peer-ip          Status T W T Enc Comp Bandwidth   rtt\n"
+                  "                                                E A A          max/min     (us)\n"
+                  "-------------------------------------------------------------------------------\n");
+    fcip_ifs_each(s->lab, s->sw, summary_row, s);
+    return 0;
+}
+
+/* `show ips stats tcp interface gigabitethernet S/P`: the TCP connections
+ * of the tunnels whose profile address is on that port, added up. */
+struct tcp_sum {
+    struct session *s;
+    int slot, port, conns;
+    uint64_t attempts, closes;
+    struct tcp_stats sum;
+    bool detail;
+};
+
+static void sum_conns(void *ctx, const struct fcip_if_conf *ic)
+{
+    struct tcp_sum *x = ctx;
+    struct view v;
+    int slot, port;
+    view_get(x->s, ic->id, &v);
+    if (!v.has_profile || !v.pc.has_ip || !fcip_ge_of_ip(x->s->lab, x->s->sw, v.pc.ip, &slot, &port) ||
+        slot != x->slot || port != x->port)
+        return;
+    x->attempts += v.st.attempts;
+    x->closes += v.st.closes;
+    for (int i = 0; i < 2; i++) {
+        const struct tcp_stats *t = &v.st.conn[i].tcp;
+        if (!v.st.conn[i].present)
+            continue;
+        x->conns += t->state == TCP_ESTABLISHED;
+        x->sum.segs_sent += t->segs_sent;
+        x->sum.bytes_sent += t->bytes_sent;
+        x->sum.segs_rcvd += t->segs_rcvd;
+        x->sum.bytes_rcvd += t->bytes_rcvd;
+        x->sum.retx_segs += t->retx_segs;
+        x->sum.retx_bytes += t->retx_bytes;
+        x->sum.fast_retx += t->fast_retx;
+        x->sum.timeouts += t->timeouts;
+        x->sum.dup_acks += t->dup_acks;
+        x->sum.ooo_segs += t->ooo_segs;
+        x->sum.keepalives += t->keepalives;
+        x->sum.sack_recoveries += t->sack_recoveries;
+    }
+}
+
+int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *p = arg_get(a, "port");
+    struct tcp_sum x = {.s = s, .slot = p->slot, .port = p->port, .detail = arg_has(a, "detail")};
+    if (!lab_module(s->lab, s->sw, p->slot))
+        return cmd_error(s, "%% Invalid interface format");
+    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+        fcip_ifs_each(s->lab, s->sw, sum_conns, &x);
+    const struct tcp_stats *t = &x.sum;
+    cmd_printf(s, "TCP Statistics for port GigabitEthernet%d/%d\n", p->slot, p->port);
+    cmd_printf(s, "    Connection Stats\n      %llu active openings, %llu closes, %d established\n",
+               (unsigned long long)x.attempts, (unsigned long long)x.closes, x.conns);
+    cmd_printf(s, "    Segment stats\n      %llu received, %llu sent, %llu retransmitted\n",
+               (unsigned long long)t->segs_rcvd, (unsigned long long)t->segs_sent, (unsigned long long)t->retx_segs);
+    if (x.detail)
+        cmd_printf(s, "    Data\n      %llu bytes sent, %llu bytes received, %llu bytes retransmitted\n"
+                      "    Loss recovery\n      %llu fast retransmits, %llu SACK recoveries, %llu timeouts\n"
+                      "      %llu duplicate ACKs received, %llu out of order segments received\n"
+                      "    Keepalive\n      %llu probes sent\n",
+                   (unsigned long long)t->bytes_sent, (unsigned long long)t->bytes_rcvd,
+                   (unsigned long long)t->retx_bytes, (unsigned long long)t->fast_retx,
+                   (unsigned long long)t->sack_recoveries, (unsigned long long)t->timeouts,
+                   (unsigned long long)t->dup_acks, (unsigned long long)t->ooo_segs,
+                   (unsigned long long)t->keepalives);
+    return 0;
+}

@@ -1,0 +1,93 @@
+/* The fcip feature's engine part: the tunnels follow the store. Each fcip
+ * interface with its profile becomes the desired state of one tunnel end
+ * (tunnel.h); the tunnels diff it against what runs. */
+#include "fcip.h"
+#include "fcip_engine.h"
+#include "tunnel.h"
+#include "feature.h"
+#include "lab/lab.h"
+#include "vsan/vsan.h"
+#include <stdio.h>
+#include <string.h>
+
+extern const struct feature fabric_feature;
+
+void *fcip_engine_create(struct lab *lab, engine_t *e, struct ipnet *net)
+{
+    return fcip_engine_new(e, net, lab_feature_state(lab, &fabric_feature));
+}
+
+void fcip_engine_destroy(void *state) { fcip_engine_free(state); }
+
+/* Profile units (kbps, us, ms, bytes) to the TCP's (bit/s, ns). */
+static void tcp_from_profile(const struct fcip_profile_conf *p, struct tcp_params *t)
+{
+    tcp_params_default(t);
+    t->max_bw_bps = (uint64_t)p->max_bw_kbps * 1000u;
+    t->min_avail_bps = (uint64_t)p->min_bw_kbps * 1000u;
+    t->rtt_cfg_ns = (uint64_t)p->rtt_us * ENGINE_NS_PER_US;
+    t->cwm = p->cwm;
+    t->cwm_burst_bytes = p->cwm_burst_bytes;
+    t->sack = p->sack;
+    t->max_retx = (uint32_t)p->max_retrans;
+    t->min_rto_ns = (uint64_t)p->min_rto_ms * ENGINE_NS_PER_MS;
+    t->keepalive_ns = (uint64_t)p->keepalive_s * ENGINE_NS_PER_SEC;
+    t->send_buffer_bytes = p->send_buf_bytes;
+}
+
+struct apply_ctx {
+    struct lab *lab;
+    struct fcip_engine *fe;
+    int sw;
+};
+
+static void apply_if(void *arg, const struct fcip_if_conf *ic)
+{
+    struct apply_ctx *x = arg;
+    struct fcip_profile_conf pc;
+    bool profile = ic->profile && fcip_profile_get(x->lab, x->sw, ic->profile, &pc);
+    char ifname[16];
+    snprintf(ifname, sizeof ifname, "fcip%d", ic->id);
+    struct fcip_tunnel_conf c = {
+        .sw = x->sw,
+        .id = ic->id,
+        .admin_up = !ic->shutdown,
+        .local_ip = profile && pc.has_ip ? pc.ip : 0,
+        .local_port = (uint16_t)(profile ? pc.port : FCIP_DEFAULT_PORT),
+        .peer_ip = ic->has_peer ? ic->peer_ip : 0,
+        .peer_port = (uint16_t)ic->peer_port,
+        .passive = ic->passive,
+        .nconn = ic->tcp_connections,
+        .comp = ic->compression,
+        .write_acc = ic->write_acc,
+        .trunk = ic->trunk_mode,
+        .allowed = ic->allowed,
+        .port_vsan = vsan_port_vsan(x->lab, x->sw, ifname),
+    };
+    if (profile)
+        tcp_from_profile(&pc, &c.tcp);
+    else
+        tcp_params_default(&c.tcp);
+    fcip_tunnel_apply(x->fe, &c);
+}
+
+void fcip_engine_reconcile(struct lab *lab, struct ipnet *net, void *state)
+{
+    (void)net;
+    struct fcip_engine *fe = state;
+    fcip_engine_begin(fe);
+    for (int sw = 0; sw < lab_switch_count(lab); sw++) {
+        struct apply_ctx x = {lab, fe, sw};
+        if (lab_feature_enabled(lab, sw, GATE_FCIP))
+            fcip_ifs_each(lab, sw, apply_if, &x);
+    }
+    fcip_engine_end(fe);
+}
+
+struct fcip_tunnel *fcip_live(struct lab *lab, int sw, int id)
+{
+    extern const struct feature fcip_feature;
+    lab_reconcile(lab);
+    struct fcip_engine *fe = lab_feature_state(lab, &fcip_feature);
+    return fe ? fcip_tunnel_find(fe, sw, id) : NULL;
+}
