@@ -83,8 +83,7 @@ static void rig_init(struct rig *r, uint64_t delay_ms, uint64_t rate_bps, uint32
                                        .local_port = 3225, .peer_ip = i ? IP1 : IP2, .peer_port = 3225,
                                        .nconn = 2, .trunk = FCIP_TRUNK_ON, .port_vsan = 1};
         tcp_params_default(&c->tcp);
-        for (int v = 1; v < 4094; v++)
-            vsan_set_add(&c->allowed, v);
+        vsan_set_all(&c->allowed);
     }
 }
 

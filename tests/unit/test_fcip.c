@@ -70,14 +70,14 @@ END_TEST
 START_TEST(trunk_vsans_follow_both_ends)
 {
     rig_init(&r, 1, 0, 1500);
-    struct vsan_set v = {{0}};
-    for (int i = 10; i <= 20; i++)
-        vsan_set_add(&v, i);
+    struct vsan_set v;
+    memset(&v, 0, sizeof v);
+    vsan_set_add(&v, 10, 20);
     fabric_set_vsans(r.fab, 0, &v);
     fabric_set_vsans(r.fab, 1, &v);
     memset(&r.conf[1].allowed, 0, sizeof r.conf[1].allowed);
-    vsan_set_add(&r.conf[1].allowed, 15);
-    vsan_set_add(&r.conf[1].allowed, 30);
+    vsan_set_add(&r.conf[1].allowed, 15, 15);
+    vsan_set_add(&r.conf[1].allowed, 30, 30);
     rig_apply(&r);
     engine_run_until(r.e, ENGINE_NS_PER_SEC);
     struct fcip_status st;
@@ -88,7 +88,7 @@ START_TEST(trunk_vsans_follow_both_ends)
     ck_assert(vsan_set_has(&st.isolated, 12)); /* allowed here, not there */
     /* a live change on one end: the other follows without a reset */
     uint64_t attempts = st.attempts;
-    vsan_set_add(&r.conf[1].allowed, 12);
+    vsan_set_add(&r.conf[1].allowed, 12, 12);
     rig_apply(&r);
     engine_run_until(r.e, 2 * ENGINE_NS_PER_SEC);
     rig_state(&r, 0, &st);
