@@ -1,5 +1,6 @@
 #include "ipnet.h"
 #include "engine/pool.h"
+#include "engine/ewma.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,11 +10,6 @@
 enum { SLOTS = 14, PORTS = 9 }; /* slots 1..13, ports 1..8 */
 #define RATE_TAU_S 300.0          /* `5 minutes` rates: EWMA time constant */
 
-/* A rate estimated as an exponentially weighted average over RATE_TAU_S. */
-struct ewma {
-    double rate;
-    uint64_t at;
-};
 
 struct ipport {
     struct ipnet *net;
@@ -46,10 +42,19 @@ struct frame {
     struct ipport *at; /* where it arrives next */
 };
 
+/* The last route of a switch: a saturated tunnel sends to one address. */
+struct route {
+    uint64_t gen;
+    uint32_t dst;
+    struct ipport *own, *out;
+};
+
 struct ipnet {
     engine_t *e;
     struct ipport *ports;
     int nsw;
+    uint64_t gen;         /* bumped when ports, cables or bridges change */
+    struct route *routes; /* per switch */
     struct {
         ipnet_rx_fn fn;
         ipnet_lost_fn lost;
@@ -74,7 +79,9 @@ struct ipnet *ipnet_new(engine_t *e, int nswitches)
     net->e = e;
     net->nsw = nswitches;
     net->ports = calloc((size_t)(nswitches * SLOTS * PORTS), sizeof *net->ports);
-    if (!net->ports && nswitches > 0)
+    net->routes = calloc((size_t)nswitches + 1, sizeof *net->routes);
+    net->gen = 1;
+    if ((!net->ports && nswitches > 0) || !net->routes)
         abort();
     for (int sw = 0; sw < nswitches; sw++)
         for (int slot = 0; slot < SLOTS; slot++)
@@ -131,6 +138,7 @@ void ipnet_free(struct ipnet *net)
     pool_destroy(&net->dgrams);
     pool_destroy(&net->frames);
     free(net->ports);
+    free(net->routes);
     free(net);
 }
 
@@ -139,18 +147,6 @@ void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, ipnet_lost
     net->proto[proto].fn = fn;
     net->proto[proto].lost = lost;
     net->proto[proto].ctx = ctx;
-}
-
-static void ewma_add(struct ewma *w, uint64_t now, double amount)
-{
-    double dt = (double)(now - w->at) / 1e9;
-    w->rate = w->rate * exp(-dt / RATE_TAU_S) + amount / RATE_TAU_S;
-    w->at = now;
-}
-
-static uint64_t ewma_read(const struct ewma *w, uint64_t now)
-{
-    return (uint64_t)llround(w->rate * exp(-(double)(now - w->at) / 1e9 / RATE_TAU_S));
 }
 
 enum ipnet_link ipnet_link_state(struct ipnet *net, int sw, int slot, int port)
@@ -196,8 +192,8 @@ static void port_send(struct ipport *p, struct frame *f)
     p->tx_free_at = start + (uint64_t)l2 * 8u * 1000000000u / IPNET_LINE_RATE_BPS;
     p->out_pkts++;
     p->out_bytes += l2;
-    ewma_add(&p->out_bits, now, l2 * 8.0);
-    ewma_add(&p->out_frames, now, 1.0);
+    ewma_add(&p->out_bits, now, l2 * 8.0, RATE_TAU_S);
+    ewma_add(&p->out_frames, now, 1.0, RATE_TAU_S);
     f->at = p->peer;
     engine_at(p->net->e, p->tx_free_at + IPNET_CABLE_DELAY_NS, arrive, f);
 }
@@ -255,8 +251,8 @@ static void arrive(engine_t *e, void *arg)
     }
     q->in_pkts++;
     q->in_bytes += l2;
-    ewma_add(&q->in_bits, now, l2 * 8.0);
-    ewma_add(&q->in_frames, now, 1.0);
+    ewma_add(&q->in_bits, now, l2 * 8.0, RATE_TAU_S);
+    ewma_add(&q->in_frames, now, 1.0, RATE_TAU_S);
     if (q->pipe)
         netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
     else if (q->admin_up && q->has_ip && f->d->pkt.dst == q->ip)
@@ -313,8 +309,16 @@ static void local_deliver(engine_t *e, void *arg)
 
 bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt)
 {
-    struct ipport *own = find_port(net, sw, pkt->dst, false);
-    struct ipport *out = own ? own : find_port(net, sw, pkt->dst, true);
+    if (sw < 0 || sw >= net->nsw)
+        return false;
+    struct route *r = &net->routes[sw];
+    if (r->gen != net->gen || r->dst != pkt->dst) {
+        r->gen = net->gen;
+        r->dst = pkt->dst;
+        r->own = find_port(net, sw, pkt->dst, false);
+        r->out = r->own ? r->own : find_port(net, sw, pkt->dst, true);
+    }
+    struct ipport *own = r->own, *out = r->out;
     if (!out)
         return false;
     struct dgram *d = pool_get(&net->dgrams);
@@ -351,10 +355,12 @@ void ipnet_port_set(struct ipnet *net, int sw, int slot, int port, const struct 
     p->ip = c->ip;
     p->mask = c->mask;
     p->mtu = c->mtu >= 576 ? c->mtu : 576;
+    net->gen++;
 }
 
 void ipnet_ports_end(struct ipnet *net)
 {
+    net->gen++;
     for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
         if (!net->ports[i].seen && net->ports[i].exists) {
             unbridge(&net->ports[i]);
@@ -371,6 +377,7 @@ void ipnet_cable(struct ipnet *net, int sw_a, int slot_a, int port_a, int sw_b, 
     struct ipport *b = &net->ports[(sw_b * SLOTS + slot_b) * PORTS + port_b];
     a->peer = b;
     b->peer = a;
+    net->gen++;
 }
 
 void ipnet_bridges_begin(struct ipnet *net)
@@ -402,6 +409,7 @@ void ipnet_bridge(struct ipnet *net, int sw, int a_slot, int a_port, int b_slot,
 
 void ipnet_bridges_end(struct ipnet *net)
 {
+    net->gen++;
     for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
         if (!net->ports[i].bridge_seen && net->ports[i].bridge)
             unbridge(&net->ports[i]);
@@ -425,8 +433,8 @@ void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipne
                                     p->out_pkts,
                                     p->out_bytes,
                                     p->frag_drops,
-                                    ewma_read(&p->in_bits, now),
-                                    ewma_read(&p->in_frames, now),
-                                    ewma_read(&p->out_bits, now),
-                                    ewma_read(&p->out_frames, now)};
+                                    ewma_read(&p->in_bits, now, RATE_TAU_S),
+                                    ewma_read(&p->in_frames, now, RATE_TAU_S),
+                                    ewma_read(&p->out_bits, now, RATE_TAU_S),
+                                    ewma_read(&p->out_frames, now, RATE_TAU_S)};
 }

@@ -1,6 +1,7 @@
 /* FCIP tunnels on the engine: bring-up over the simulated network, fcping
  * through the fabric, throughput against the path's bounds (engine-model
  * §6), loss and recovery, down and up again, compression. */
+#include <check.h>
 #include <stdio.h>
 #include "fcip_rig.h"
 

@@ -1,0 +1,33 @@
+/* A rate as an exponentially weighted average (`5 minutes input rate`):
+ * amounts within EWMA_BATCH_NS of each other are added up and decayed
+ * together, so a saturated port pays one exp() a millisecond, not one a
+ * frame (the error: a millisecond of age against a 300 s time constant). */
+#ifndef MDSIM_ENGINE_EWMA_H
+#define MDSIM_ENGINE_EWMA_H
+#include <math.h>
+#include <stdint.h>
+
+#define EWMA_BATCH_NS 1000000u
+
+struct ewma {
+    double rate;    /* per second, as of `at` */
+    double pending; /* added since `at`, not decayed yet */
+    uint64_t at;
+};
+
+static inline void ewma_add(struct ewma *w, uint64_t now, double amount, double tau_s)
+{
+    w->pending += amount;
+    if (now - w->at < EWMA_BATCH_NS)
+        return;
+    w->rate = w->rate * exp(-(double)(now - w->at) / 1e9 / tau_s) + w->pending / tau_s;
+    w->pending = 0;
+    w->at = now;
+}
+
+static inline uint64_t ewma_read(const struct ewma *w, uint64_t now, double tau_s)
+{
+    return (uint64_t)llround((w->rate + w->pending / tau_s) * exp(-(double)(now - w->at) / 1e9 / tau_s));
+}
+
+#endif
