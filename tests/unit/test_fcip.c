@@ -44,6 +44,7 @@ START_TEST(g1_fcping_round_trip)
     rig_apply(&r);
     engine_run_until(r.e, 2 * ENGINE_NS_PER_SEC);
     uint64_t rtt = fcping_one(0, FC_DOMAIN_CONTROLLER(0xEE));
+    printf("G1: fcping %.3f ms at 50 ms each way\n", rtt / 1e6);
     ck_assert_uint_ge(rtt, 100 * ENGINE_NS_PER_MS);
     ck_assert_uint_le(rtt, 102 * ENGINE_NS_PER_MS);
     /* no path in a VSAN the trunk does not carry */
@@ -122,6 +123,7 @@ START_TEST(g12_max_retransmissions_take_it_down)
     uint64_t took = engine_now(r.e) - t0;
     struct fcip_status st;
     ck_assert_int_eq(rig_state(&r, 0, &st), FCIP_DOWN);
+    printf("G12: down %.3f s after every packet was lost (expected 6.2)\n", took / 1e9);
     ck_assert_msg(took >= 5900 * ENGINE_NS_PER_MS && took <= 6500 * ENGINE_NS_PER_MS, "down after %.3f s",
                   took / 1e9);
     ck_assert_str_eq(st.reason, "TCP max retransmissions exceeded");
@@ -153,6 +155,7 @@ START_TEST(g13_keepalive_takes_an_idle_link_down)
     double took = (engine_now(r.e) - t0) / 1e9;
     struct fcip_status st;
     ck_assert_int_eq(rig_state(&r, 0, &st), FCIP_DOWN);
+    printf("G13: down %.1f s after the last traffic (expected 68)\n", took);
     ck_assert_msg(took >= 66.0 && took <= 69.5, "down after %.1f s", took);
     ck_assert_str_eq(st.reason, "TCP keepalive timeout");
 }
@@ -190,6 +193,7 @@ START_TEST(g5_rate_bound)
     io_start(&s, &r, true, 256000, 4);
     double x = mbps(&s, 20);
     double bound = 1.25e6 * 0.9248 / 1e6;
+    printf("G5: %.4f MB/s of FC payload (path bound %.4f)\n", x, bound);
     ck_assert_msg(x > bound * 0.97 && x <= bound * 1.001, "G5: %.4f MB/s, bound %.4f", x, bound);
 }
 END_TEST
@@ -203,6 +207,7 @@ START_TEST(g9_line_rate)
     struct io_src s;
     io_start(&s, &r, true, 1024 * 1024, 16);
     double x = mbps(&s, 2);
+    printf("G9: %.2f MB/s of FC payload (expected 114.1)\n", x);
     ck_assert_msg(x > 114.1 * 0.98 && x < 114.1 * 1.02, "G9: %.2f MB/s", x);
 }
 END_TEST
@@ -254,6 +259,9 @@ START_TEST(compression_follows_the_data)
         if (k == 0)
             rig_free(&r);
     }
+    printf("compression mode3 over 10 Mb/s, 100 ms each way, 2 x 256,000-B reads: zeros %.3f MB/s, random %.3f "
+           "MB/s\n",
+           x[0], x[1]);
     ck_assert_msg(x[0] > 1.8 * 1.048576 && x[0] < 2.3 * 1.048576 * 1.2, "zeros mode3: %.3f MB/s", x[0]);
     ck_assert_msg(x[1] < 1.16, "random mode3: %.3f MB/s", x[1]);
 }
