@@ -40,6 +40,7 @@ struct mode_ctx {
      * to (run once per port, a,b and ifname set to each); 0 or 1: a,b only */
     int nports;
     int ports[MODE_CTX_PORTS][2];
+    uint8_t wwn[8]; /* (san-ext-nport): the N port's pWWN, its VSAN in a */
 };
 
 enum role { ROLE_ADMIN, ROLE_OPERATOR };

@@ -1,9 +1,17 @@
-/* `[no] san-ext-tuner enable` in config mode: the gate of the tuner and of
- * the IP Network Simulator (`ips netsim ...`). Turning it off forgets their
- * state on the switch (the registry knows their tables). */
+/* The SAN Extension Tuner's commands: `[no] san-ext-tuner enable` (the gate
+ * of the tuner and of the IP Network Simulator), `san-ext-tuner` ->
+ * (san-ext)#: `nwwn`, `[no] nport ...` -> (san-ext-nport)#: read, write,
+ * tape-read, tape-write, stop, clear counters, data-pattern-file. Choices
+ * where the reference is silent: docs/tuner.md. */
 #include "session.h"
 #include "feature.h"
 #include "lab/lab.h"
+#include "interface/ge.h"
+#include "sanext.h"
+#include "sanext_store.h"
+#include "tuner.h"
+#include <stdio.h>
+#include <string.h>
 
 static int cmd_enable(struct session *s, const struct cmd_args *a)
 {
@@ -11,9 +19,135 @@ static int cmd_enable(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+static int cmd_tuner(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    s->mode = MODE_SANEXT;
+    return 0;
+}
+
+static int cmd_nwwn(struct session *s, const struct cmd_args *a)
+{
+    sanext_nwwn_set(s->lab, s->sw, arg_get(a, "wwn")->wwn);
+    return 0;
+}
+
+/* Creates the N port, or enters an existing one (as the capture does). */
+static int cmd_nport(struct session *s, const struct cmd_args *a)
+{
+    const uint8_t *pwwn = arg_get(a, "wwn")->wwn;
+    int vsan = (int)arg_num(a, "vid", 1);
+    const struct cmd_arg *p = arg_get(a, "port");
+    struct sanext_nport_row r;
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port))
+        return cmd_error(s, "%% Invalid interface format");
+    bool have = sanext_nport_get(s->lab, s->sw, pwwn, vsan, &r);
+    if (a->negated) {
+        if (!have)
+            return cmd_error(s, "%% nport does not exist");
+        sanext_nport_delete(s->lab, s->sw, pwwn, vsan);
+        return 0;
+    }
+    if (have && (r.slot != p->slot || r.port != p->port))
+        return cmd_error(s, "%% nport exists on interface GigabitEthernet%d/%d", r.slot, r.port);
+    if (!have) {
+        memset(&r, 0, sizeof r);
+        if (!sanext_nwwn(s->lab, s->sw, r.nwwn))
+            return cmd_error(s, "%% Configure the node name first (nwwn)");
+        memcpy(r.pwwn, pwwn, 8);
+        r.vsan = vsan;
+        r.slot = p->slot;
+        r.port = p->port;
+        sanext_nport_add(s->lab, s->sw, &r);
+    }
+    s->mode = MODE_SANEXT_NPORT;
+    memcpy(s->ctx.wwn, pwwn, 8);
+    s->ctx.a = vsan;
+    s->ctx.b = 0;
+    return 0;
+}
+
+/* The N port of the sub-mode, still there (another session may have
+ * removed it). */
+static bool current(struct session *s, struct sanext_nport_row *r)
+{
+    if (sanext_nport_get(s->lab, s->sw, s->ctx.wwn, s->ctx.a, r))
+        return true;
+    cmd_error(s, "%% nport does not exist");
+    return false;
+}
+
+static int cmd_io(struct session *s, const struct cmd_args *a)
+{
+    static const char *const ops[] = {"read", "write", "tape-read", "tape-write"};
+    struct sanext_nport_row np;
+    if (!current(s, &np))
+        return -1;
+    struct sanext_cmd_row r = {.id = (int)arg_num(a, "id", 1),
+                               .size = arg_num(a, "bytes", 0),
+                               .outstanding = (int)arg_num(a, "n", 1),
+                               .transactions = arg_num(a, "count", 0)};
+    for (int i = 0; i < 4; i++)
+        if (arg_has(a, ops[i]))
+            r.op = i;
+    memcpy(r.target, arg_get(a, "target-wwn")->wwn, 8);
+    if (sanext_cmd_exists(s->lab, s->sw, np.pwwn, np.vsan, r.id))
+        return cmd_error(s, "%% Command id %d is in use, stop it first", r.id);
+    sanext_cmd_add(s->lab, s->sw, np.pwwn, np.vsan, &r);
+    return 0;
+}
+
+static int cmd_stop(struct session *s, const struct cmd_args *a)
+{
+    struct sanext_nport_row np;
+    if (!current(s, &np))
+        return -1;
+    int id = arg_has(a, "all") ? 0 : (int)arg_num(a, "id", 0);
+    if (!sanext_cmd_delete(s->lab, s->sw, np.pwwn, np.vsan, id) && id)
+        return cmd_error(s, "%% Command id %d is not running", id);
+    return 0;
+}
+
+static int cmd_clear(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    struct sanext_nport_row np;
+    if (!current(s, &np))
+        return -1;
+    struct tuner *t = sanext_tuner(s->lab);
+    if (t)
+        tuner_clear(t, s->sw, np.pwwn, np.vsan);
+    return 0;
+}
+
+#define IO_SYNTAX                                                                                                  \
+    "{read | write | tape-read | tape-write} command-id <id:1-2147483647> target <target-wwn:wwn> "               \
+    "transfer-size <bytes:512-16777216> outstanding-ios <n:1-64> {continuous | num-transactions <count:1-2147483647>}"
+#define IO_HELP                                                                                                    \
+    "read: Start a SCSI read command\nwrite: Start a SCSI write command\ntape-read: Start a sequential read "      \
+    "command\ntape-write: Start a sequential write command\ncommand-id: Command identifier\nid: Command "           \
+    "identifier\ntarget: Target port WWN\ntarget-wwn: Target port WWN\ntransfer-size: Bytes per I/O\nbytes: "     \
+    "Bytes per I/O\noutstanding-ios: I/Os kept in flight\nn: I/Os kept in flight\ncontinuous: Run until "          \
+    "stopped\nnum-transactions: Stop after this many I/Os\ncount: Number of I/Os"
+
 const struct cmd_def sanext_cmds[] = {
     {M(MODE_CONFIG), "[no] san-ext-tuner enable",
      "san-ext-tuner: SAN extension tuner\nenable: Enable/disable the SAN extension tuner and IP network simulator",
      cmd_enable, 0, 0, 0},
+    {M(MODE_EXEC), "san-ext-tuner", "san-ext-tuner: Enter the SAN extension tuner", cmd_tuner, 0, GATE_SANEXT, 0},
+    {M(MODE_SANEXT), "nwwn <wwn:wwn>", "nwwn: Node WWN of the virtual N ports\nwwn: Node WWN", cmd_nwwn, 0,
+     GATE_SANEXT, 0},
+    {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT),
+     "[no] nport pwwn <wwn:wwn> vsan <vid:1-4093> interface gigabitethernet <port:slot/port>",
+     "nport: Virtual N port\npwwn: Port WWN\nwwn: Port WWN\nvsan: VSAN of the N port\nvid: VSAN id\n"
+     "interface: Interface of the N port\ngigabitethernet: Gigabit Ethernet interface\nport: Slot/port",
+     cmd_nport, 0, GATE_SANEXT, 0},
+    {M(MODE_SANEXT_NPORT), IO_SYNTAX, IO_HELP, cmd_io, 0, GATE_SANEXT, 0},
+    {M(MODE_SANEXT_NPORT), "stop {command-id <id:1-2147483647> | all}",
+     "stop: Stop commands\ncommand-id: Command identifier\nid: Command identifier\nall: Every command", cmd_stop,
+     0, GATE_SANEXT, 0},
+    {M(MODE_SANEXT_NPORT), "clear counters", "clear: Clear\ncounters: The N port's counters", cmd_clear, 0,
+     GATE_SANEXT, 0},
+    SANEXT_SHOW_CMDS,
     {0},
 };

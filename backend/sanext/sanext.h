@@ -1,0 +1,27 @@
+/* The SAN Extension Tuner feature: its engine (tuner.h) for the commands
+ * that act on it, and its shows (sanext_show.c). */
+#ifndef MDSIM_SANEXT_H
+#define MDSIM_SANEXT_H
+
+struct lab;
+struct session;
+struct cmd_args;
+
+/* The engine's tuner, brought in line with the store first. */
+struct tuner *sanext_tuner(struct lab *lab);
+
+int sanext_show_nports(struct session *s, const struct cmd_args *a);
+int sanext_show_nport(struct session *s, const struct cmd_args *a);
+
+#define SANEXT_SHOW_HELP                                                                                           \
+    "san-ext-tuner: SAN extension tuner\ninterface: Interface of the N port\ngigabitethernet: Gigabit Ethernet "   \
+    "interface\nport: Slot/port\nnport: Virtual N port\npwwn: Port WWN\nwwn: Port WWN\nvsan: VSAN of the N "      \
+    "port\nvid: VSAN id\ncounters: I/O statistics\nnports: Virtual N ports"
+#define SANEXT_SHOW_CMDS                                                                                           \
+    {M(MODE_EXEC), "show san-ext-tuner nports", SANEXT_SHOW_HELP, sanext_show_nports, CMD_PIPE, GATE_SANEXT, 0},  \
+        {M(MODE_EXEC),                                                                                            \
+         "show san-ext-tuner interface gigabitethernet <port:slot/port> nport pwwn <wwn:wwn> vsan <vid:1-4093> "   \
+         "[counters]",                                                                                            \
+         SANEXT_SHOW_HELP, sanext_show_nport, CMD_PIPE, GATE_SANEXT, 0}
+
+#endif
