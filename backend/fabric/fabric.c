@@ -95,6 +95,13 @@ struct fc_frame *fabric_frame_new(struct fabric *fab)
     return &p->f;
 }
 
+void fabric_frame_left(struct fc_frame *f)
+{
+    if (f->sent)
+        f->sent(f->origin, f);
+    f->sent = NULL;
+}
+
 void fabric_frame_free(struct fabric *fab, struct fc_frame *f)
 {
     struct pooled *p = (struct pooled *)f;
@@ -287,6 +294,7 @@ static void deliver_local(struct fabric *fab, int sw, struct fc_frame *f)
     for (int i = 0; i < fab->nports; i++)
         if (fab->ports[i].sw == sw && fab->ports[i].fcid == f->d_id && fab->ports[i].vsan == f->vsan) {
             fab->st.delivered++;
+            fabric_frame_left(f);
             fab->ports[i].rx(fab->ports[i].ctx, f);
             return;
         }

@@ -70,6 +70,9 @@ void fabric_logout(struct fabric *fab, int sw, int vsan, uint32_t fcid);
  * port with it is logged in on a switch reachable in that VSAN. */
 bool fabric_lookup(const struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8], uint32_t *fcid);
 
+/* Tells the frame's origin it arrived (once; delivery calls it). */
+void fabric_frame_left(struct fc_frame *f);
+
 /* Forwards a frame entering the fabric at switch sw (from a local port, or
  * arriving over an ISL): delivered locally when its domain is sw's, else
  * over the next ISL toward it; dropped (and counted) when no path. */

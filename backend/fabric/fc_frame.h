@@ -41,6 +41,12 @@ struct fc_frame {
     uint64_t t0;            /* the originator's send time */
     uint64_t tag;           /* the originator's cookie */
     void *ils;              /* FC_ILS: the link message, malloc'ed, freed with the frame */
+    /* The N port that sent it hears when it reaches its destination port:
+     * that is when its egress counts (the FC side has no credit model,
+     * so a frame handed to a tunnel may wait there; counting on arrival
+     * keeps a second's egress within what the path carried). */
+    void (*sent)(void *origin, const struct fc_frame *f);
+    void *origin;
     /* Scratch of whoever carries the frame now (an FCIP link: when it may
      * enter TCP, and its encapsulated, compressed size). */
     uint64_t carrier_at;

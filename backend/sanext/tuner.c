@@ -47,6 +47,7 @@ struct second {
 struct nport {
     struct tuner *t;
     struct tuner_nport_conf conf;
+    uint64_t uid;
     uint32_t fcid;
     bool seen;
     struct cmd **cmds;
@@ -62,6 +63,7 @@ struct tuner {
     struct fabric *fab;
     struct nport **np;
     int n;
+    uint64_t last_uid;
 };
 
 static uint64_t now(const struct tuner *t) { return engine_now(t->e); }
@@ -121,13 +123,28 @@ static struct fc_frame *frame(struct nport *np, uint32_t d_id, uint8_t kind, uin
     return f;
 }
 
+/* Egress counts when a data frame reaches its destination: never faster
+ * than the path carries it (docs/tuner-counters.md). The frame names its
+ * N port by id: the port may be gone by then. */
+static void data_left(void *origin, const struct fc_frame *f)
+{
+    struct tuner *t = origin;
+    for (int i = 0; i < t->n; i++)
+        if (t->np[i]->uid == f->tag) {
+            count_bytes(t->np[i], f->payload, true);
+            return;
+        }
+}
+
 static void send_data(struct nport *np, uint32_t d_id, uint16_t ox_id, uint32_t size, const struct fc_pattern *p)
 {
     for (uint32_t off = 0; off < size; off += TUNER_FRAME) {
         uint32_t n = size - off < TUNER_FRAME ? size - off : TUNER_FRAME;
         struct fc_frame *f = frame(np, d_id, FC_FCP_DATA, ox_id, n);
         f->pattern = p;
-        count_bytes(np, n, true);
+        f->sent = data_left;
+        f->origin = np->t;
+        f->tag = np->uid;
         fabric_send(np->t->fab, np->conf.sw, f);
     }
 }
@@ -291,6 +308,13 @@ static void target_rx(struct nport *np, struct fc_frame *f)
 static void nport_rx(void *ctx, struct fc_frame *f)
 {
     struct nport *np = ctx;
+    if (f->kind == FC_ELS_ECHO) { /* fcping: the accept carries the echo back */
+        f->kind = FC_ELS_ECHO_ACC;
+        f->d_id = f->s_id;
+        f->s_id = np->fcid;
+        fabric_send(np->t->fab, np->conf.sw, f);
+        return;
+    }
     if (f->kind == FC_FCP_CMND || (f->kind == FC_FCP_DATA && !exchange_of(np, f->ox_id)))
         target_rx(np, f);
     else
@@ -373,6 +397,7 @@ void tuner_nport(struct tuner *t, const struct tuner_nport_conf *c)
     t->np = v;
     t->np[t->n++] = np;
     np->t = t;
+    np->uid = ++t->last_uid;
     np->conf = *c;
     np->seen = true;
     np->fcid = fabric_login(t->fab, c->sw, c->vsan, c->pwwn, nport_rx, np);

@@ -210,7 +210,7 @@ static void initiator_rx(void *ctx, struct fc_frame *f)
     fabric_frame_free(s->r->fab, f);
 }
 
-static void io_start(struct io_src *s, struct rig *r, bool write, uint32_t size, int outstanding)
+static inline void io_start(struct io_src *s, struct rig *r, bool write, uint32_t size, int outstanding)
 {
     static const uint8_t iw[8] = {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11};
     static const uint8_t tw[8] = {0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22};

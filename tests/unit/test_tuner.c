@@ -1,0 +1,165 @@
+/* The SAN Extension Tuner's engine (backend/sanext/tuner.c) on the two-switch
+ * FCIP rig: I/Os complete through the tunnel, the counters obey their
+ * definitions (docs/tuner-counters.md) and the path's bounds, Little's
+ * law holds, num-transactions, stop and clear behave, and a tunnel that
+ * flaps under load fails I/Os with errors and then carries them again. */
+#include <check.h>
+#include <stdio.h>
+#include "fcip_rig.h"
+#include "sanext/tuner.h"
+
+static struct rig r;
+static struct tuner *tu;
+static const uint8_t W1[8] = {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11};
+static const uint8_t W2[8] = {0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22};
+
+static void nports(void)
+{
+    struct tuner_nport_conf a = {.sw = 0, .vsan = 1, .slot = 2, .port = 2}, b = a;
+    memcpy(a.pwwn, W1, 8);
+    b.sw = 1;
+    memcpy(b.pwwn, W2, 8);
+    tuner_nport(tu, &a);
+    tuner_nport(tu, &b);
+}
+
+/* Declares the N ports and, when op >= 0, one command on MDS1's. */
+static void declare(int op, uint32_t size, int outstanding, uint64_t transactions, uint64_t start)
+{
+    tuner_begin(tu);
+    nports();
+    if (op >= 0) {
+        struct tuner_cmd_conf c = {.id = 1, .op = (enum tuner_op)op, .size = size, .outstanding = outstanding,
+                                   .transactions = transactions, .start = start};
+        memcpy(c.target, W2, 8);
+        tuner_cmd(tu, 0, W1, 1, &c);
+    }
+    tuner_end(tu);
+}
+
+static void setup_path(uint64_t delay_ms, uint64_t rate_bps)
+{
+    rig_init(&r, delay_ms, rate_bps, 1500);
+    rig_apply(&r);
+    engine_run_until(r.e, 2 * ENGINE_NS_PER_SEC);
+    tu = tuner_new(r.e, r.fab);
+}
+
+static void teardown(void)
+{
+    tuner_free(tu);
+    rig_free(&r);
+}
+
+static void counters(int sw, struct tuner_counters *c) { tuner_counters(tu, sw, sw ? W2 : W1, 1, c); }
+
+static void run_for(double s) { engine_run_until(r.e, engine_now(r.e) + (uint64_t)(s * 1e9)); }
+
+/* Reads over 10 Mb/s, 100 ms each way: the initiator's response time is at
+ * least the round trip, throughput stays under the path, and Little's law
+ * ties I/O rate, outstanding I/Os and response time. */
+START_TEST(reads_obey_the_path_and_littles_law)
+{
+    setup_path(100, 10000000u);
+    declare(TUNER_READ, 256000, 2, 0, 1);
+    run_for(5);
+    struct tuner_counters a, b;
+    counters(0, &a);
+    tuner_clear(tu, 0, W1, 1);
+    run_for(30);
+    counters(0, &a);
+    counters(1, &b);
+    double secs = 30, x = a.reads / secs; /* the initiator's completions: its read share */
+    double r_ini = a.rt_sum_ns[0] / 1e9 / a.rt_count[0];
+    printf("reads: %.2f/s, initiator+target mean R %.3f s, ingress %.3f MiB/s (max %.3f), egress of the target "
+           "%.3f MiB/s\n",
+           x, r_ini, a.ingress_bps / 1048576.0, a.ingress_max_bps / 1048576.0, b.egress_bps / 1048576.0);
+    ck_assert_uint_eq(a.writes, 0);
+    ck_assert_uint_ge(a.rt_min_ns[0], 200 * ENGINE_NS_PER_MS); /* no WAN read beats the round trip */
+    ck_assert_uint_le(a.ingress_max_bps, 1250000u);          /* never above 10 Mb/s of payload */
+    ck_assert_uint_le(a.ingress_bps, 1250000u);
+    ck_assert_uint_le(b.egress_max_bps, 1250000u);
+    /* Little: outstanding = rate x response time, within 10 % */
+    double n = x * r_ini;
+    ck_assert_msg(n > 1.8 && n < 2.2, "Little: %.3f reads/s x %.3f s = %.2f, want 2", x, r_ini, n);
+    ck_assert_uint_eq(a.errors, 0);
+    ck_assert_uint_eq(a.in_flight, 2);
+    /* the target counts its role: as many I/Os, each its service time */
+    ck_assert_uint_ge(b.reads, a.reads - 2);
+    ck_assert_uint_eq(b.rt_min_ns[0], TUNER_SERVICE_NS);
+}
+END_TEST
+
+START_TEST(num_transactions_then_stop)
+{
+    setup_path(1, 0);
+    declare(TUNER_WRITE, 65536, 4, 10, 1);
+    run_for(5);
+    struct tuner_counters a;
+    counters(0, &a);
+    ck_assert_uint_eq(a.writes, 10);
+    ck_assert_uint_eq(a.in_flight, 0);
+    ck_assert(!a.running);
+    /* started again under the same id: a new command */
+    declare(TUNER_WRITE, 65536, 4, 10, 2);
+    run_for(5);
+    counters(0, &a);
+    ck_assert_uint_eq(a.writes, 20);
+    /* continuous, then stopped (not declared): nothing more completes */
+    declare(TUNER_WRITE, 65536, 4, 0, 3);
+    run_for(1);
+    declare(-1, 0, 0, 0, 0);
+    counters(0, &a);
+    uint64_t done = a.writes;
+    run_for(5);
+    counters(0, &a);
+    ck_assert_uint_eq(a.writes, done);
+    ck_assert_uint_eq(a.in_flight, 0);
+    tuner_clear(tu, 0, W1, 1);
+    counters(0, &a);
+    ck_assert_uint_eq(a.writes + a.reads + a.errors + a.rt_count[1], 0);
+}
+END_TEST
+
+/* The tunnel shut under load: in-flight I/Os time out as errors; back up,
+ * the I/Os flow again. */
+START_TEST(tunnel_flap_under_load)
+{
+    setup_path(10, 0);
+    declare(TUNER_READ, 256000, 4, 0, 1);
+    run_for(3);
+    struct tuner_counters a;
+    counters(0, &a);
+    ck_assert_uint_eq(a.errors, 0);
+    uint64_t before = a.reads;
+    r.conf[1].admin_up = false;
+    rig_apply(&r);
+    run_for(10);
+    counters(0, &a);
+    ck_assert_uint_ge(a.errors, 4); /* the 4 in flight, aborted at 3 s */
+    uint64_t during = a.reads;
+    ck_assert_uint_le(during - before, 8);
+    r.conf[1].admin_up = true;
+    rig_apply(&r);
+    run_for(10);
+    counters(0, &a);
+    ck_assert_uint_gt(a.reads, during + 50);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("tuner");
+    TCase *tc = tcase_create("tuner");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, reads_obey_the_path_and_littles_law);
+    tcase_add_test(tc, num_transactions_then_stop);
+    tcase_add_test(tc, tunnel_flap_under_load);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
