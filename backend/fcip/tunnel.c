@@ -68,6 +68,7 @@ struct fcip_engine {
     int n;
     struct endpoint *live, *buried;
     engine_timer_id reap;
+    bool closing; /* the lab closes: the data plane is gone, nothing is sent */
 };
 
 static const char *const state_names[] = {
@@ -156,7 +157,7 @@ static void tcp_out(void *ctx, const struct tcp_seg *seg, uint32_t ip_len)
 {
     struct endpoint *ep = ctx;
     struct fcip_tunnel *t = ep->t;
-    if (!t) {
+    if (!t || ep->fe->closing) {
         tcp_seg_drop(seg);
         return;
     }
@@ -645,6 +646,7 @@ void fcip_engine_free(struct fcip_engine *fe)
 {
     if (!fe)
         return;
+    fe->closing = true;
     for (int i = 0; i < fe->n; i++)
         tunnel_free(fe->t[i]);
     free(fe->t);
