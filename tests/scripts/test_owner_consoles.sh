@@ -14,6 +14,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$work/sanitizer"
 db="$work/lab.db"
 
 cat > "$work/a" <<SCRIPT
+@timeout 60
 configure terminal
 switchname ALPHA
 end
@@ -25,6 +26,7 @@ show terminal
 @touch $work/a2
 SCRIPT
 cat > "$work/b" <<SCRIPT
+@timeout 60
 @wait $work/a1
 show switchname
 configure terminal

@@ -40,7 +40,7 @@ $(screen)"
 }
 
 # a served session stays logged in meanwhile
-printf '@wait %s/done\nshow switchname\n' "$work" | timeout 120 "$client" 127.0.0.1 "$TP" > "$work/t.out" 2>&1 &
+printf '@timeout 120\n@wait %s/done\nshow switchname\n' "$work" | timeout 120 "$client" 127.0.0.1 "$TP" > "$work/t.out" 2>&1 &
 tpid=$!
 tm new-session -d -s t -x 120 -y 40 "$mdsim --db $db; echo \"[exit \$?]\"; sleep 60" ||
     { fail "tmux"; finish; }

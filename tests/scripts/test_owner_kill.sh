@@ -18,10 +18,16 @@ db="$work/lab.db"
 serve_start "$db" || { fail "serve"; finish; }
 printf 'configure terminal\nswitchname KEPT\nend\n' | "$mdsim" --db "$db" > /dev/null || fail "configure through serve"
 
-printf 'show switchname\nsleep 30\nshow switchname\n' > "$work/slow"
+printf 'configure terminal\nswitchname IN-REPLAY\nend\nsleep 30\nshow switchname\n' > "$work/slow"
 "$mdsim" --db "$db" replay "$work/slow" > "$work/slow.out" 2> "$work/slow.err" &
 rpid=$!
-sleep 1 # into its sleep (its output is buffered, as a replay's into a file is)
+# into its sleep: the owner shows its switchname (its output is buffered,
+# as a replay's into a file is)
+for _ in $(seq 300); do
+    timeout 20 "$mdsim" --db "$db" lab list 2> /dev/null | grep -q IN-REPLAY && break
+    sleep 0.1
+done
+timeout 20 "$mdsim" --db "$db" lab list | grep -q IN-REPLAY || fail "the replay did not start: $(cat "$work/slow.err")"
 kill -KILL "$SERVE_PID"
 wait "$SERVE_PID" 2> /dev/null
 start=$SECONDS
@@ -34,6 +40,7 @@ grep -q "the lab's owner (mdsim process $SERVE_PID) went away" "$work/slow.err" 
 
 # the next mdsim owns the lab
 printf 'show switchname\n' | timeout 20 "$mdsim" --db "$db" > "$work/next" 2>&1 || fail "next mdsim: $(cat "$work/next")"
+# (the killed replay's batch was not committed: docs/lab-owner.md)
 grep -qx KEPT "$work/next" || fail "the lab lost the committed switchname: $(cat "$work/next")"
 timeout 20 "$mdsim" --db "$db" lab list > "$work/list" 2>&1 || fail "lab list after the kill: $(cat "$work/list")"
 

@@ -59,10 +59,10 @@ compare() {
     rm -rf "$work"/own.db* "$work"/att.db* "$work/release"
     (cd "$root" && "$mdsim" --db "$work/own.db" replay "$@" < "$work/stdin" > "$work/own.out" 2> "$work/own.err")
     local own_rc=$?
-    printf '@wait %s/release\nshow switchname\n' "$work" |
-        timeout 60 "$client" -c "$mdsim" "$work/att.db" --speed 0 > "$work/con.out" 2>&1 &
+    printf '@timeout 120\n@wait %s/release\nshow switchname\n' "$work" |
+        timeout 150 "$client" -c "$mdsim" "$work/att.db" --speed 0 > "$work/con.out" 2>&1 &
     local con=$!
-    for _ in $(seq 100); do [ -S "$work/att.db-owner/sock" ] && break; sleep 0.1; done
+    for _ in $(seq 600); do [ -S "$work/att.db-owner/sock" ] && break; sleep 0.1; done
     [ -S "$work/att.db-owner/sock" ] || fail "$name: no console owns the lab"
     (cd "$root" && "$mdsim" --db "$work/att.db" replay "$@" < "$work/stdin" > "$work/att.out" 2> "$work/att.err")
     local att_rc=$?

@@ -3,7 +3,8 @@
 # a console, a replay and `lab reset` started beside it attach to it, so
 # served sessions and they see one state at every command. (Before, each
 # process had its own caches: a served session kept the old host name
-# after a replay or a reset, and saved a stale configuration.)
+# after a replay or a reset, and saved a stale configuration.) Also: `lab
+# create` and a second `serve` are refused while the lab is owned.
 # usage: test_owner_serve.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
 # a background owner's stderr is /dev/null: sanitizer reports go to files
@@ -14,6 +15,7 @@ serve_start "$db" --speed 0 || { fail "serve"; finish; }
 
 # a served session and a console see each other's switchname
 cat > "$work/t" <<SCRIPT
+@timeout 60
 configure terminal
 switchname SERVED1
 end
@@ -22,6 +24,7 @@ end
 show switchname
 SCRIPT
 cat > "$work/c" <<SCRIPT
+@timeout 60
 @wait $work/t1
 show switchname
 configure terminal
@@ -57,6 +60,7 @@ grep -qx 'SERVED2# show switchname' "$work/r2.out" && grep -qx SERVED2 "$work/r2
 # lab reset while a session is open: its next command sees the factory
 # configuration, and `copy run start` saves that, not a stale one
 cat > "$work/t3" <<SCRIPT
+@timeout 60
 configure terminal
 san-ext-tuner enable
 switchname BEFORE-RESET
@@ -85,6 +89,12 @@ grep -qx 'switchname MDS1' "$work/startup" && ! grep -q -e BEFORE-RESET -e san-e
     fail "copy run start after the reset saved a stale configuration: $(cat "$work/startup")"
 "$mdsim" --db "$db" lab list > "$work/list" 2>&1
 grep -Eq '^MDS1 +MDS1 ' "$work/list" || fail "lab list through the owner: $(cat "$work/list")"
+
+# lab create on a lab someone owns: refused, naming the owner
+root=$(cd "$(dirname "$0")/../.." && pwd)
+"$mdsim" --db "$db" lab create "$root/examples/labs/san-extension.lab" > /dev/null 2> "$work/create" &&
+    fail "lab create on an owned lab succeeded"
+grep -q "in use by mdsim process $SERVE_PID" "$work/create" || fail "lab create refusal: $(cat "$work/create")"
 
 # a second serve is refused while one owns the lab
 "$mdsim" --db "$db" serve --telnet-port 0 --ssh-port 0 > /dev/null 2> "$work/second" && fail "a second serve started"
