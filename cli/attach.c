@@ -26,6 +26,7 @@
 
 enum {
     ANSWER_MS = 5000,    /* an owner that does not greet within this is stuck */
+    SOCKET_MS = 30000,   /* an owner starting or closing (no socket) may take this long */
     RETRY_MS = 50,
     RECV_TIMEOUT_S = 30, /* a frame that has started must end within this */
     INPUT_MAX = 64 << 20,
@@ -76,7 +77,7 @@ static int greet(const struct labown *o, struct attach_owner *ow)
 
 int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t errlen)
 {
-    long long deadline = mono_ms() + ANSWER_MS;
+    long long deadline = mono_ms() + SOCKET_MS;
     for (;;) {
         int r = labown_try_lock(o, err, errlen);
         if (r != 0)
