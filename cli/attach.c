@@ -100,11 +100,13 @@ int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t e
 
 static int send_request(int fd, const struct attach_job *j, int rows, int cols)
 {
-    char req[512];
+    char req[4800], cwd[4096];
+    if (!getcwd(cwd, sizeof cwd) || strchr(cwd, '\n'))
+        cwd[0] = '\0';
     snprintf(req, sizeof req,
-             "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\ntty=%d\nrows=%d\ncols=%d\npid=%ld\n", j->job,
-             j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, isatty(STDOUT_FILENO), rows, cols,
-             (long)getpid());
+             "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\ntty=%d\nrows=%d\ncols=%d\npid=%ld\ncwd=%s\n",
+             j->job, j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, isatty(STDOUT_FILENO), rows, cols,
+             (long)getpid(), cwd);
     return wire_send_str(fd, W_REQUEST, req);
 }
 

@@ -69,7 +69,7 @@ static struct {
 /* ---- a job's request ---- */
 
 struct request {
-    char job[16], sw[64];
+    char job[16], sw[64], cwd[4096];
     bool check, verify, stop_on_error;
     bool tty; /* the client's stdout is a terminal: line buffered, as there */
     int rows, cols;
@@ -89,6 +89,8 @@ static void parse_request(char *text, struct request *rq)
             snprintf(rq->job, sizeof rq->job, "%s", v);
         else if (strcmp(l, "switch") == 0)
             snprintf(rq->sw, sizeof rq->sw, "%s", v);
+        else if (strcmp(l, "cwd") == 0 && v[0] == '/')
+            snprintf(rq->cwd, sizeof rq->cwd, "%s", v);
         else if (strcmp(l, "check") == 0)
             rq->check = *v == '1';
         else if (strcmp(l, "verify") == 0)
@@ -190,7 +192,7 @@ static int job_replay(int fd, const struct request *rq, int sw, char *buf, FILE 
     if (read_files(fd, buf, in, err)) {
         struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
                                  .start_switch = sw, .out = out, .err = err, .open = input_open,
-                                 .open_ctx = in};
+                                 .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
         rc = replay_files(own.lab, in->name, in->n, &ro);
     }
     for (int i = 0; i < in->n; i++) {
@@ -255,7 +257,7 @@ static int job_console(int fd, const struct request *rq, int sw, char *buf, FILE
     struct term_transport tr = {keys_read, keys_write, &k};
     struct term_opts o = {.lab = own.lab, .sw = sw, .kind = "console", .from = from, .interactive = true,
                           .crlf = true, .rows = rq->rows, .cols = rq->cols, .stop = &own.stop,
-                          .console = true};
+                          .console = true, .cwd = rq->cwd[0] ? rq->cwd : NULL};
     k.t = term_new(&tr, &o);
     term_shell(k.t, "admin", ROLE_ADMIN);
     term_free(k.t);
@@ -690,7 +692,8 @@ int owner_spawn(struct labown *o, double speed, char *err, size_t errlen)
         sigaddset(&sigs, SIGTERM);
         sigaddset(&sigs, SIGHUP);
         pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-        (void)!chdir("/"); /* hold no directory busy; every path it uses is absolute */
+        (void)!chdir("/"); /* hold no directory busy: its paths are absolute, and
+                            * each session resolves host paths in its client's */
         int null = open("/dev/null", O_RDWR);
         dup2(null, 0);
         dup2(null, 1);

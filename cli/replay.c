@@ -31,6 +31,7 @@ static struct session *session_for(struct replay *r, int sw)
         if (r->open[sw])
             session_free(&r->sess[sw]);
         session_init(&r->sess[sw], r->lab, sw, (struct session_io){.write = out_write, .ctx = r});
+        r->sess[sw].cwd = r->o->cwd;
         r->open[sw] = true;
     }
     return &r->sess[sw];

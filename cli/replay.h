@@ -17,6 +17,7 @@ struct replay_opts {
     FILE *out, *err;
     FILE *(*open)(void *ctx, const char *name);
     void *open_ctx;
+    const char *cwd; /* the sessions' session.cwd */
 };
 
 /* Replays each file ("-" = stdin) in turn and prints the transcript.

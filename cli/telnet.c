@@ -478,7 +478,8 @@ static void start_session(struct term *t, const char *user, enum role role)
 {
     snprintf(t->s.user, sizeof t->s.user, "%s", user);
     t->s.role = role;
-    t->s.check_account = t->o.console ? NULL : user_check_session; /* a console has no login */
+    t->s.check_account = t->o.console ? NULL : user_check_session; /* a console runs as its Unix user */
+    t->s.cwd = t->o.cwd;
     memset(&t->reg, 0, sizeof t->reg);
     t->reg.s = &t->s;
     t->reg.sw = t->o.sw;

@@ -42,7 +42,9 @@ struct term_opts {
     const atomic_bool *stop; /* the server is shutting down */
     struct login_ticket *ticket; /* the connection's place among those not logged in yet */
     bool console;      /* an attached console (docs/lab-owner.md): no banner,
-                        * `line console` exec-timeout, the lab's history */
+                        * `line console` exec-timeout, the lab's history, no
+                        * account to check (host files may be copied) */
+    const char *cwd;   /* the session's session.cwd */
 };
 
 struct term;

@@ -63,6 +63,9 @@ struct session {
      * line: updates role from the store, false when the account is gone
      * (the session then ends). NULL: no account (console, replay). */
     bool (*check_account)(struct session *s);
+    /* Where relative host paths resolve (an attached mdsim's working
+     * directory, docs/lab-owner.md); NULL: this process's. */
+    const char *cwd;
     struct session_io io;
     strbuf out;            /* the running command's output not yet shown */
     char last_error[128];  /* the `%` line of the last failure, for replay */

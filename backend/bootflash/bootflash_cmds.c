@@ -89,7 +89,10 @@ static int cmd_dir(struct session *s, const struct cmd_args *a)
 /* Reads a regular host file of at most BOOTFLASH_FILE_MAX bytes. */
 static unsigned char *host_read(struct session *s, const char *path, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY); /* a FIFO must not block the lab */
+    char full[8192];
+    if (s->cwd && path[0] != '/') /* relative to the mdsim the user typed in */
+        snprintf(full, sizeof full, "%s/%s", s->cwd, path);
+    int fd = open(s->cwd && path[0] != '/' ? full : path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY); /* a FIFO must not block the lab */
     if (fd < 0) {
         cmd_error(s, "%% Cannot open %s: %s", path, strerror(errno));
         return NULL;

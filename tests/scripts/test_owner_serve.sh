@@ -4,9 +4,11 @@
 # served sessions and they see one state at every command. (Before, each
 # process had its own caches: a served session kept the old host name
 # after a replay or a reset, and saved a stale configuration.) Also: `lab
-# create` and a second `serve` are refused while the lab is owned.
+# create` and a second `serve` are refused while the lab is owned; host
+# files are read relative to the attached process's directory.
 # usage: test_owner_serve.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
+mdsim=$(realpath "$mdsim") client=$(realpath "$client") # the test changes directory
 # a background owner's stderr is /dev/null: sanitizer reports go to files
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$work/sanitizer"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$work/sanitizer"
@@ -41,6 +43,20 @@ grep -A1 '# show switchname$' "$work/c.out" | grep -qx SERVED1 || fail "the cons
 grep -A1 '^SERVED1# show switchname$' "$work/t.out" | grep -qx CONSOLE1 ||
     fail "the served session did not see the console's switchname: $(cat "$work/t.out")"
 grep -Eq '^admin +pts/[0-9]+ .*session=telnet' "$work/c.out" || fail "the console's show users lacks the telnet session: $(cat "$work/c.out")"
+
+# host files (copy FILE bootflash:): a console and a replay attached to
+# the owner read them as their user, relative to their own directory
+mkdir -p "$work/here"
+echo "console bytes" > "$work/here/con.bin"
+echo "replay bytes" > "$work/here/rep.bin"
+printf '@timeout 60\ncopy con.bin bootflash:con.bin\n' > "$work/cb"
+(cd "$work/here" && timeout 60 "$client" -c "$mdsim" "$db" < "$work/cb") > "$work/cb.out" 2>&1 ||
+    fail "console copy: $(cat "$work/cb.out")"
+(cd "$work/here" && printf 'copy rep.bin bootflash:rep.bin\n' | "$mdsim" --db "$db") > "$work/rb.out" 2>&1 ||
+    fail "replay copy: $(cat "$work/rb.out")"
+printf 'dir bootflash:\n' | "$mdsim" --db "$db" > "$work/dir.out" 2>&1
+grep -q 'con.bin' "$work/dir.out" && grep -q 'rep.bin' "$work/dir.out" ||
+    fail "host files did not reach bootflash: $(cat "$work/cb.out" "$work/rb.out" "$work/dir.out")"
 
 # replay -> served session
 printf 'configure terminal\nswitchname REPLAYED\ninterface gigabitethernet2/1\nswitchport description from-replay\nend\n' > "$work/r1"
