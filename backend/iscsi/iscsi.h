@@ -25,5 +25,7 @@ void iscsi_if_put(struct lab *lab, int sw, int slot, int port, const struct iscs
 /* Running-config: `iscsi enable module N` lines; interface blocks. */
 void iscsi_render_modules(struct lab *lab, int sw, strbuf *out);
 void iscsi_render_ifs(struct lab *lab, int sw, strbuf *out);
+/* Every interface with its defaults, for `show running-config all`. */
+void iscsi_render_all_ifs(struct lab *lab, int sw, strbuf *out);
 
 #endif

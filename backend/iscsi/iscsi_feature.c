@@ -17,6 +17,7 @@ const struct feature iscsi_feature = {
     .gate_name = "iscsi",
     .gate_line = "feature iscsi",
     .render = {[SECTION_GLOBAL] = iscsi_render_modules, [SECTION_INTERFACES] = iscsi_render_ifs},
+    .render_all = {[SECTION_INTERFACES] = iscsi_render_all_ifs},
     .tables = tables,
     .show_interfaces = iscsi_show_all,
     .show_brief = iscsi_show_brief,

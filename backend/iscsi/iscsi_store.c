@@ -106,3 +106,21 @@ void iscsi_render_ifs(struct lab *lab, int sw, strbuf *out)
     }
     sqlite3_reset(st);
 }
+
+/* `show running-config all`: every interface of the enabled modules, its
+ * defaults included. */
+void iscsi_render_all_ifs(struct lab *lab, int sw, strbuf *out)
+{
+    for (int slot = 1; slot <= 13; slot++) {
+        if (!iscsi_module_enabled(lab, sw, slot))
+            continue;
+        for (int port = 1; port <= iscsi_module_ports(lab, sw, slot); port++) {
+            struct iscsi_if_conf c;
+            iscsi_if_get(lab, sw, slot, port, &c);
+            sb_printf(out, "\ninterface iscsi%d/%d\n", slot, port);
+            if (c.description[0])
+                sb_printf(out, "  switchport description %s\n", c.description);
+            sb_printf(out, "  %sshutdown\n", c.shutdown ? "" : "no ");
+        }
+    }
+}
