@@ -90,8 +90,11 @@ static int cmd_dir(struct session *s, const struct cmd_args *a)
 static unsigned char *host_read(struct session *s, const char *path, size_t *len)
 {
     char full[8192];
-    if (s->cwd && path[0] != '/') /* relative to the mdsim the user typed in */
-        snprintf(full, sizeof full, "%s/%s", s->cwd, path);
+    if (s->cwd && path[0] != '/' && /* relative to the mdsim the user typed in */
+        (size_t)snprintf(full, sizeof full, "%s/%s", s->cwd, path) >= sizeof full) {
+        cmd_error(s, "%% Cannot open %s: %s", path, strerror(ENAMETOOLONG)); /* never a truncated path */
+        return NULL;
+    }
     int fd = open(s->cwd && path[0] != '/' ? full : path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY); /* a FIFO must not block the lab */
     if (fd < 0) {
         cmd_error(s, "%% Cannot open %s: %s", path, strerror(errno));
