@@ -3,7 +3,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test test-asan docs bench clean
+.PHONY: all deps build run test test-asan docs bench demo clean
 
 all: build
 
@@ -28,6 +28,11 @@ test-asan: deps
 
 docs: build
 	$(BUILD)/mdsim commands > docs/commands.md
+
+# The reference lab end to end on a scratch lab file: FCIP over the
+# simulator, the tuner's reads, compression, the profile tuning.
+demo: build
+	@d=$$(mktemp -d) && $(BUILD)/mdsim --db $$d/lab.db replay examples/seed-lab.txt; rc=$$?; rm -rf $$d; exit $$rc
 
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done

@@ -10,6 +10,7 @@
 #include "sanext.h"
 #include "sanext_store.h"
 #include "tuner.h"
+#include "bootflash/bootflash.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -120,6 +121,26 @@ static int cmd_clear(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* `data-pattern-file bootflash:NAME`: the N port's data is that file's
+ * bytes, repeated (its compressibility is what compression sees). */
+static int cmd_pattern(struct session *s, const struct cmd_args *a)
+{
+    struct sanext_nport_row np;
+    if (!current(s, &np))
+        return -1;
+    if (a->negated) {
+        sanext_nport_pattern(s->lab, s->sw, np.pwwn, np.vsan, NULL);
+        return 0;
+    }
+    const char *uri = arg_str(a, "uri");
+    if (strncmp(uri, "bootflash:", 10) != 0 || !bootflash_name_ok(uri + 10))
+        return cmd_error(s, "%% Invalid URI: %s (bootflash:NAME)", uri);
+    if (!bootflash_exists(s->lab, s->sw, uri + 10))
+        return cmd_error(s, "%% No such file: %s", uri);
+    sanext_nport_pattern(s->lab, s->sw, np.pwwn, np.vsan, uri + 10);
+    return 0;
+}
+
 #define IO_SYNTAX                                                                                                  \
     "{read | write | tape-read | tape-write} command-id <id:1-2147483647> target <target-wwn:wwn> "               \
     "transfer-size <bytes:512-16777216> outstanding-ios <n:1-64> {continuous | num-transactions <count:1-2147483647>}"
@@ -147,6 +168,11 @@ const struct cmd_def sanext_cmds[] = {
      "stop: Stop commands\ncommand-id: Command identifier\nid: Command identifier\nall: Every command", cmd_stop,
      0, GATE_SANEXT, 0},
     {M(MODE_SANEXT_NPORT), "clear counters", "clear: Clear\ncounters: The N port's counters", cmd_clear, 0,
+     GATE_SANEXT, 0},
+    {M(MODE_SANEXT_NPORT), "data-pattern-file <uri:word>",
+     "data-pattern-file: Data pattern of the N port's I/O\nuri: bootflash:NAME", cmd_pattern, 0, GATE_SANEXT, 0},
+    {M(MODE_SANEXT_NPORT), "no data-pattern-file [<uri:word>]",
+     "data-pattern-file: Data pattern of the N port's I/O (all zeros without)\nuri: bootflash:NAME", cmd_pattern, 0,
      GATE_SANEXT, 0},
     SANEXT_SHOW_CMDS,
     {0},

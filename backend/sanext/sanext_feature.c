@@ -7,6 +7,8 @@
 #include "sanext.h"
 #include "sanext_store.h"
 #include "tuner.h"
+#include "bootflash/bootflash.h"
+#include <stdlib.h>
 #include <string.h>
 
 extern const struct cmd_def sanext_cmds[];
@@ -49,6 +51,12 @@ static void apply_nport(void *ctx, const struct sanext_nport_row *r)
     struct tuner_nport_conf c = {.sw = w->sw, .vsan = r->vsan, .slot = r->slot, .port = r->port};
     memcpy(c.pwwn, r->pwwn, 8);
     memcpy(c.nwwn, r->nwwn, 8);
+    unsigned char *data;
+    size_t len;
+    if (r->pattern[0] && bootflash_read(w->lab, w->sw, r->pattern, &data, &len)) {
+        c.pattern = tuner_pattern(w->t, r->pattern, data, len);
+        free(data);
+    }
     tuner_nport(w->t, &c);
     w->np = r;
     sanext_cmds_each(w->lab, w->sw, r->pwwn, r->vsan, apply_cmd, w);

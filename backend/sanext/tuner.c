@@ -58,13 +58,43 @@ struct nport {
     struct tuner_counters c;
 };
 
+/* A data pattern and the bytes it samples. */
+struct pattern {
+    struct fc_pattern p;
+    unsigned char *bytes;
+    size_t len;
+    struct pattern *next;
+};
+
 struct tuner {
     engine_t *e;
     struct fabric *fab;
     struct nport **np;
     int n;
     uint64_t last_uid;
+    struct pattern *patterns;
 };
+
+const struct fc_pattern *tuner_pattern(struct tuner *t, const char *name, const unsigned char *data, size_t len)
+{
+    for (struct pattern *p = t->patterns; p; p = p->next)
+        if (p->len == len && strcmp(p->p.name, name) == 0 && memcmp(p->bytes, data, len) == 0)
+            return &p->p;
+    struct pattern *p = calloc(1, sizeof *p);
+    if (!p || !(p->bytes = malloc(len ? len : 1)))
+        abort();
+    memcpy(p->bytes, data, len);
+    p->len = len;
+    fc_pattern_init(&p->p, name, p->bytes, len);
+    p->next = t->patterns;
+    t->patterns = p;
+    return &p->p;
+}
+
+static const struct fc_pattern *pattern_of(const struct nport *np)
+{
+    return np->conf.pattern ? np->conf.pattern : fc_pattern_zeros();
+}
 
 static uint64_t now(const struct tuner *t) { return engine_now(t->e); }
 
@@ -233,7 +263,7 @@ static void initiator_rx(struct nport *np, struct fc_frame *f)
     if (!x || x->target != f->s_id)
         return; /* late: the I/O was aborted or its command stopped */
     if (f->kind == FC_FCP_XFER_RDY)
-        send_data(np, x->target, x->ox_id, x->cmd->conf.size, x->cmd->conf.pattern);
+        send_data(np, x->target, x->ox_id, x->cmd->conf.size, pattern_of(np));
     else if (f->kind == FC_FCP_DATA) {
         x->got += f->payload;
         count_bytes(np, f->payload, false);
@@ -289,7 +319,7 @@ static void target_rx(struct nport *np, struct fc_frame *f)
             abort();
         *sv = (struct serve){.np = np, .initiator = f->s_id, .ox_id = f->ox_id, .write = f->fcp_write,
                              .size = f->fcp_dl, .started = now(np->t), .next = np->serves};
-        sv->pattern = fc_pattern_zeros(); /* what a target reads back: the tuner's default */
+        sv->pattern = pattern_of(np); /* what the target holds: its own data pattern */
         np->serves = sv;
         sv->timer = engine_after(np->t->e, TUNER_SERVICE_NS, serviced, sv);
         return;
@@ -362,6 +392,12 @@ void tuner_free(struct tuner *t)
     for (int i = 0; i < t->n; i++)
         nport_free(t->np[i]);
     free(t->np);
+    while (t->patterns) {
+        struct pattern *p = t->patterns;
+        t->patterns = p->next;
+        free(p->bytes);
+        free(p);
+    }
     free(t);
 }
 
@@ -430,8 +466,6 @@ void tuner_cmd(struct tuner *t, int sw, const uint8_t pwwn[8], int vsan, const s
     cmd->conf = *c;
     if (cmd->conf.outstanding > TUNER_OUTSTANDING_MAX)
         cmd->conf.outstanding = TUNER_OUTSTANDING_MAX;
-    if (!cmd->conf.pattern)
-        cmd->conf.pattern = fc_pattern_zeros();
     cmd->np = np;
     cmd->seen = true;
     for (int k = 0; k < cmd->conf.outstanding; k++)

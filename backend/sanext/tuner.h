@@ -38,6 +38,9 @@ struct tuner_nport_conf {
     uint8_t pwwn[8], nwwn[8];
     int vsan;
     int slot, port; /* the Gigabit Ethernet port it sits on */
+    /* What its data frames carry, as initiator (writes) and as target
+     * (reads): NULL for all zeros, else from tuner_pattern. */
+    const struct fc_pattern *pattern;
 };
 
 struct tuner_cmd_conf {
@@ -47,12 +50,16 @@ struct tuner_cmd_conf {
     uint32_t size;
     int outstanding;
     uint64_t transactions; /* 0: continuous */
-    const struct fc_pattern *pattern;
     uint64_t start;        /* a new start of the same command id restarts it */
 };
 
 struct tuner *tuner_new(engine_t *e, struct fabric *fab);
 void tuner_free(struct tuner *t);
+
+/* A data pattern from a file's bytes (a data-pattern-file), kept by the
+ * tuner for its lifetime: frames in flight may still point to it. The
+ * same name and bytes give the same pattern. */
+const struct fc_pattern *tuner_pattern(struct tuner *t, const char *name, const unsigned char *data, size_t len);
 
 /* Reconcile: begin, declare each N port then its commands, end. What was
  * not declared stops (commands) or logs out (N ports); the rest keeps its

@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fails=0
-for f in "$root"/examples/scripts/*.txt; do
+for f in "$root"/examples/*.txt "$root"/examples/scripts/*.txt; do
     rm -f "$dir"/lab.db*
     "$mdsim" --db "$dir/lab.db" replay "$f" > "$dir/out" 2> "$dir/err" ||
         { echo "FAIL: $f: $(cat "$dir/err")"; fails=$((fails + 1)); }

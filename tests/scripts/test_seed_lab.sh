@@ -1,0 +1,34 @@
+#!/bin/sh
+# examples/seed-lab.txt, the reference lab end to end: it replays without a
+# failed line; twice on fresh labs it prints the same transcript (G18); and
+# its figures respect the physical bounds (engine-model.md §6 invariants):
+# without compression no direction carries more FC payload than 10 Mb/s
+# allows (1.10 MiB/s), the netsim queue never exceeds its 250,000 bytes,
+# drops add up, and compression with the tuner's zeros beats no compression.
+mdsim=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+for i in 1 2; do
+    "$mdsim" --db "$dir/l$i.db" replay "$root/examples/seed-lab.txt" > "$dir/out$i" 2> "$dir/err$i" ||
+        fail "replay $i: $(cat "$dir/err$i")"
+done
+cmp -s "$dir/out1" "$dir/out2" || fail "two replays differ (G18): $(diff "$dir/out1" "$dir/out2" | head -5)"
+# the nth counters block of each counters show: field values in order
+awk '/^Egress throughput/ { print "egress", $4 } /^Ingress throughput/ { print "ingress", $4 }
+     /Max Qlen \(byte\)/ { print "maxq", $NF } /Dropped \(tot\)/ { print "tot", $NF }
+     /Dropped \(netsim\)/ { print "netsim", $NF }' "$dir/out1" > "$dir/fig"
+# rows 1-4: G14 (two nports), rows 5-8: mode3
+head -4 "$dir/fig" | awk '$1 ~ /gress/ && $2 > 1.10 { bad = 1 } END { exit bad }' ||
+    fail "a direction above 1.10 MiB/s without compression: $(head -4 "$dir/fig" | tr '\n' ' ')"
+awk '$1 == "maxq" && $2 > 250000 { bad = 1 } END { exit bad }' "$dir/fig" || fail "Max Qlen above 250000"
+awk '$1 == "tot" { t = $2 } $1 == "netsim" && $2 > t { bad = 1 } END { exit bad }' "$dir/fig" ||
+    fail "netsim drops above the total"
+plain=$(awk '$1 ~ /gress/ { n++; if (n <= 4) s += $2 } END { print s }' "$dir/fig")
+comp=$(awk '$1 ~ /gress/ { n++; if (n > 4 && n <= 8) s += $2 } END { print s }' "$dir/fig")
+awk -v p="$plain" -v c="$comp" 'BEGIN { exit !(c > p) }' || fail "mode3 ($comp) not above no compression ($plain)"
+grep -q "28 bytes from 22:22:22:22:22:22:22:22" "$dir/out1" || fail "fcping under load got no answer"
+[ "$fails" -eq 0 ] || exit 1
+echo ok
