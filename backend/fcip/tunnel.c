@@ -57,6 +57,13 @@ struct fcip_tunnel {
     engine_timer_id retry;
     uint64_t comp_free_at;
     uint16_t next_port;
+    /* Write acceleration, at the target's end: writes whose data is on its
+     * way already, so the target's XFER_RDY goes no further. */
+    struct {
+        uint32_t initiator;
+        uint16_t ox_id;
+    } wa[FCIP_WA_MAX];
+    int nwa;
     struct fcip_status st; /* counters and last change */
 };
 
@@ -400,8 +407,54 @@ static void compress_stage(struct fcip_tunnel *t, struct fc_frame *f)
     f->carrier_len = FCIP_ENCAP_BYTES + FC_HDR_BYTES + payload;
 }
 
+/* Write acceleration (engine-model §4.5), both ends configured: the
+ * initiator's end answers a write's FCP_CMND with a proxy XFER_RDY at once,
+ * so the data follows the command across the WAN (1 RTT, not 2)... */
+static void wa_proxy(struct fcip_tunnel *t, const struct fc_frame *f)
+{
+    struct fc_frame *x = fabric_frame_new(t->fe->fab);
+    x->kind = FC_FCP_XFER_RDY;
+    x->vsan = f->vsan;
+    x->d_id = f->s_id;
+    x->s_id = f->d_id;
+    x->ox_id = f->ox_id;
+    x->payload = 12;
+    fabric_send(t->fe->fab, t->conf.sw, x);
+}
+
+/* ...and the target's end keeps the target's own XFER_RDY from crossing
+ * back (the data is already on its way). */
+static bool wa_swallow(struct fcip_tunnel *t, const struct fc_frame *f)
+{
+    if (f->kind != FC_FCP_XFER_RDY)
+        return false;
+    for (int i = 0; i < t->nwa; i++)
+        if (t->wa[i].initiator == f->d_id && t->wa[i].ox_id == f->ox_id) {
+            t->wa[i] = t->wa[--t->nwa];
+            return true;
+        }
+    return false;
+}
+
+static void wa_remember(struct fcip_tunnel *t, const struct fc_frame *f)
+{
+    if (!t->st.write_acc_active || f->kind != FC_FCP_CMND || !f->fcp_write)
+        return;
+    if (t->nwa == FCIP_WA_MAX) { /* forget the oldest: its XFER_RDY then crosses, harmless */
+        memmove(&t->wa[0], &t->wa[1], sizeof t->wa[0] * (FCIP_WA_MAX - 1));
+        t->nwa--;
+    }
+    t->wa[t->nwa].initiator = f->s_id;
+    t->wa[t->nwa].ox_id = f->ox_id;
+    t->nwa++;
+}
+
 static void tunnel_send(struct fcip_tunnel *t, struct fc_frame *f)
 {
+    if (wa_swallow(t, f)) {
+        fabric_frame_free(t->fe->fab, f);
+        return;
+    }
     int data_slot = t->ep[1] ? 1 : 0;
     struct endpoint *ep = t->ep[f->class_f ? 0 : data_slot];
     if (!ep || !ep->established || (t->state < FCIP_UP && f->kind != FC_ILS)) {
@@ -409,6 +462,8 @@ static void tunnel_send(struct fcip_tunnel *t, struct fc_frame *f)
         fabric_frame_free(t->fe->fab, f);
         return;
     }
+    bool proxy = t->st.write_acc_active && f->kind == FC_FCP_CMND && f->fcp_write;
+    struct fc_frame cmnd = *f; /* the proxy answers it after it is queued: data must follow it */
     compress_stage(t, f);
     if (ep->queued + f->carrier_len > FCIP_BACKLOG_MAX) {
         t->st.dropped++;
@@ -423,6 +478,8 @@ static void tunnel_send(struct fcip_tunnel *t, struct fc_frame *f)
     ep->tail = f;
     ep->queued += f->carrier_len;
     drain(ep);
+    if (proxy)
+        wa_proxy(t, &cmnd);
 }
 
 static void isl_send(void *ctx, struct fc_frame *f) { tunnel_send(ctx, f); }
@@ -537,6 +594,7 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
         }
         return;
     }
+    wa_remember(t, f);
     fabric_send(t->fe->fab, t->conf.sw, f);
 }
 

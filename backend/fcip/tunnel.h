@@ -38,6 +38,7 @@ struct fcip_tunnel;
  * credit: nothing is dropped, the sources' outstanding I/Os bound the wait.
  * This cap only stops a runaway source. */
 #define FCIP_BACKLOG_MAX (256u << 20)
+#define FCIP_WA_MAX 1024 /* accelerated writes awaiting their target's XFER_RDY */
 
 
 /* Desired state of one end, as the reconcile derives it from the store. */
