@@ -555,7 +555,7 @@ bool owner_finish(bool now)
     sigaddset(&sigs, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &sigs, &old);
     pthread_mutex_lock(&own.mu);
-    if (!now && own.n > 0) {
+    if (!now && own.n > 0 && isatty(STDERR_FILENO)) { /* a script's stderr stays a replay's */
         fprintf(stderr, "mdsim: %d other mdsim process%s still use%s this lab; serving %s until %s leave%s"
                         " (Ctrl-C ends %s)\n", own.n, own.n == 1 ? "" : "es", own.n == 1 ? "s" : "",
                 own.n == 1 ? "it" : "them", own.n == 1 ? "it" : "they", own.n == 1 ? "s" : "",
