@@ -39,6 +39,7 @@ done
 for i in $(seq 0 9); do
     wait "${pids[i]}" || fail "replay $i exited $?: $(head -3 "$work/r$i.err")"
     grep -q busy "$work/r$i.out" "$work/r$i.err" && fail "replay $i: $(grep -h busy "$work/r$i.out" "$work/r$i.err" | head -2)"
+    [ -s "$work/r$i.err" ] && fail "replay $i wrote to stderr (the owner, too, must print what a replay prints): $(head -3 "$work/r$i.err")"
     [ "$(grep -c '# switchport' "$work/r$i.out")" -eq 300 ] || fail "replay $i ran $(grep -c '# switchport' "$work/r$i.out") lines, want 300"
 done
 for sw in 1 2; do
