@@ -5,7 +5,7 @@ set -e
 # openssh-client and sshpass (SSH sessions), tmux (the console on a real
 # terminal), sqlite3 (foreign and busy lab files), time (bench/), ansible
 # with paramiko and netmiko (automation clients against `mdsim serve`).
-PKGS="cmake make gcc clang pkg-config libreadline-dev libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev libpcre2-dev
+PKGS="cmake make gcc clang pkg-config libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev libpcre2-dev
  openssh-client sshpass tmux sqlite3 time coreutils ansible python3-paramiko python3-netmiko"
 missing=""
 for p in $PKGS; do

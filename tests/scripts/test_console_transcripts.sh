@@ -2,7 +2,7 @@
 # The same input gives the same output on the local console and in replay:
 # every golden transcript, typed into `mdsim --db FILE --switch NAME` on a
 # pseudo-terminal (tests/tools/mdsim_client -c: one console per switch,
-# TERM=dumb, readline's echo and redisplay stripped), prints what
+# TERM=dumb, the console's echo and redisplay stripped), prints what
 # `mdsim replay` prints, each on a fresh lab; a plain script too. The
 # consoles run on virtual time (--speed 0) like replay, so `sleep 93784`
 # is instant and clocks agree.
