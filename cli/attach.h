@@ -25,7 +25,7 @@ int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t e
 struct attach_job {
     const char *job;   /* "console", "replay", "lab-list", "lab-show", "lab-reset" */
     const char *sw;    /* --switch, or NULL */
-    bool check, verify, stop_on_error;
+    bool check, verify, stop_on_error, follow_prompts;
     char **files;      /* replay: the files, "-" = stdin */
     int nfiles;
 };

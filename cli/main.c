@@ -23,7 +23,7 @@ static const char usage[] =
     "\n"
     "  (none)                     console on the switch (stdin not a terminal: run\n"
     "                             the commands read from it and print the transcript)\n"
-    "  replay [--check] [--verify] [--stop-on-error] FILE...\n"
+    "  replay [--check] [--verify] [--stop-on-error] [--follow-prompts] FILE...\n"
     "                             replay scripts or captured transcripts (- = stdin)\n"
     "  lab create FILE            create the lab file (--db) from a lab topology FILE\n"
     "  lab list                   list the switches of the lab\n"
@@ -74,7 +74,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"stop-on-error", no_argument, NULL, 'e'}, {"help", no_argument, NULL, 'h'},
         {"bind", required_argument, NULL, 'B'},   {"telnet-port", required_argument, NULL, 'T'},
         {"ssh-port", required_argument, NULL, 'S'}, {"speed", required_argument, NULL, 'V'},
-        {"idle-timeout", required_argument, NULL, 'I'},
+        {"idle-timeout", required_argument, NULL, 'I'}, {"follow-prompts", no_argument, NULL, 'F'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -87,6 +87,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'c': o->replay.check = true; break;
         case 'v': o->replay.verify = true; break;
         case 'e': o->replay.stop_on_error = true; break;
+        case 'F': o->replay.follow_prompts = true; break;
         case 'h': fputs(usage, stdout); exit(0);
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
@@ -177,7 +178,7 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
 {
     char *stdin_file[] = {"-"};
     struct attach_job j = {.sw = o->sw, .check = o->replay.check, .verify = o->replay.verify,
-                           .stop_on_error = o->replay.stop_on_error};
+                           .stop_on_error = o->replay.stop_on_error, .follow_prompts = o->replay.follow_prompts};
     if (argc == 0) {
         j.job = isatty(STDIN_FILENO) ? "console" : "replay";
         j.files = stdin_file;

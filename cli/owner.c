@@ -70,7 +70,7 @@ static struct {
 
 struct request {
     char job[16], sw[64], cwd[4096];
-    bool check, verify, stop_on_error;
+    bool check, verify, stop_on_error, follow_prompts;
     bool tty; /* the client's stdout is a terminal: line buffered, as there */
     int rows, cols;
     long pid;
@@ -97,6 +97,8 @@ static void parse_request(char *text, struct request *rq)
             rq->verify = *v == '1';
         else if (strcmp(l, "stop-on-error") == 0)
             rq->stop_on_error = *v == '1';
+        else if (strcmp(l, "follow-prompts") == 0)
+            rq->follow_prompts = *v == '1';
         else if (strcmp(l, "tty") == 0)
             rq->tty = *v == '1';
         else if (strcmp(l, "rows") == 0)
@@ -191,8 +193,8 @@ static int job_replay(int fd, const struct request *rq, int sw, char *buf, FILE 
     int rc = 2;
     if (read_files(fd, buf, in, err)) {
         struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
-                                 .start_switch = sw, .out = out, .err = err, .open = input_open,
-                                 .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
+                                 .follow_prompts = rq->follow_prompts, .start_switch = sw, .out = out,
+                                 .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
         rc = replay_files(own.lab, in->name, in->n, &ro);
     }
     for (int i = 0; i < in->n; i++) {

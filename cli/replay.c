@@ -1,6 +1,7 @@
 #include "replay.h"
 #include "session.h"
 #include "lab/lab.h"
+#include "mode.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,16 @@ struct replay {
     strbuf got; /* output of the last command, for --verify */
     int failures;
     FILE *out, *err;
+    bool quiet;   /* a --follow-prompts move runs: its output is not the transcript's */
+    bool hinted;  /* this file's prompt/mode mismatch was reported */
+    char **enter; /* [sw * MODE_COUNT + m]: the last line that entered sub-mode m */
 };
 
 static void out_write(void *ctx, const char *s, size_t n)
 {
     struct replay *r = ctx;
+    if (r->quiet)
+        return;
     fwrite(s, 1, n, r->out);
     sb_add(&r->got, s, n);
 }
@@ -70,6 +76,133 @@ static const char *parse_prompt(const char *l, char *host, size_t n)
     host[hl] = '\0';
     i++;
     return l + i + (l[i] == ' ');
+}
+
+/* The mode a prompt names ("MDS1(config-if)# x" -> MODE_IF), or -1 when
+ * mdsim has no such mode; its suffix text in name. */
+static int prompt_mode(const char *line, const char *cmd, char *name, size_t n)
+{
+    const char *open = memchr(line, '(', (size_t)(cmd - line));
+    const char *close = open ? memchr(open, ')', (size_t)(cmd - open)) : NULL;
+    if (!close) {
+        snprintf(name, n, "exec");
+        return MODE_EXEC;
+    }
+    snprintf(name, n, "%.*s", (int)(close - open - 1), open + 1);
+    for (int m = 0; m < MODE_FILTER; m++) {
+        const char *p = mode_info((enum mode)m)->prompt;
+        if (strlen(p) == (size_t)(close - open + 1) && strncmp(p, open, strlen(p)) == 0)
+            return m;
+    }
+    return -1;
+}
+
+/* --follow-prompts: the ways into each mode from its parent. A fixed line,
+ * or, for a sub-mode about something (an interface, an N port), the line
+ * that last entered it on that switch. */
+static const struct {
+    enum mode m;
+    const char *line;
+    const char *about; /* when no fixed line: what must be known */
+} ways_in[] = {
+    {MODE_CONFIG, "configure terminal", NULL},   {MODE_SANEXT, "san-ext-tuner", NULL},
+    {MODE_VSAN_DB, "vsan database", NULL},       {MODE_IF, NULL, "interface"},
+    {MODE_PROFILE, NULL, "fcip profile"},        {MODE_LINE, NULL, "line"},
+    {MODE_SANEXT_NPORT, NULL, "N port"},
+};
+
+static bool descends(enum mode m, enum mode from)
+{
+    for (int depth = 0; depth < MODE_COUNT; depth++) {
+        if (m == from)
+            return true;
+        if (m == MODE_EXEC)
+            return false;
+        m = mode_info(m)->parent;
+    }
+    return false;
+}
+
+/* The next line that moves the session from c toward t, or NULL (why set)
+ * when the way in is not known. */
+static const char *next_move(struct replay *r, enum mode c, enum mode t, const char **why)
+{
+    if (!descends(t, c)) /* climb: `end` leaves configuration at once */
+        return mode_info(c)->is_config && !descends(t, MODE_CONFIG) ? "end" : "exit";
+    enum mode child = t;
+    while (mode_info(child)->parent != c)
+        child = mode_info(child)->parent;
+    for (size_t i = 0; i < sizeof ways_in / sizeof ways_in[0]; i++) {
+        if (ways_in[i].m != child)
+            continue;
+        if (ways_in[i].line)
+            return ways_in[i].line;
+        const char *l = r->enter[r->cur * MODE_COUNT + child];
+        *why = ways_in[i].about;
+        return l;
+    }
+    *why = mode_info(child)->name;
+    return NULL;
+}
+
+/* Moves the session to the mode the line's prompt names; false (said on
+ * stderr) when that mode cannot be reached: the line is then skipped. */
+static bool follow_prompt(struct replay *r, struct session *s, const char *file, int ln, const char *line,
+                          const char *cmd)
+{
+    char name[64];
+    int t = prompt_mode(line, cmd, name, sizeof name);
+    if (t < 0) {
+        fprintf(r->err, "%s:%d: cannot reach mode %s: mdsim has no such mode; line skipped\n", file, ln, name);
+        return false;
+    }
+    for (int step = 0; s->mode != (enum mode)t; step++) {
+        const char *why = NULL;
+        enum mode was = s->mode;
+        const char *move = step < 2 * MODE_COUNT ? next_move(r, was, (enum mode)t, &why) : NULL;
+        if (!move) {
+            char host[64];
+            lab_lock(r->lab);
+            snprintf(host, sizeof host, "%s", lab_hostname(r->lab, r->cur));
+            lab_unlock(r->lab);
+            fprintf(r->err, "%s:%d: cannot reach mode %s: no %s known on %s (the session is in %s mode); line skipped\n",
+                    file, ln, name, why ? why : "way", host, mode_info(was)->name);
+            return false;
+        }
+        r->quiet = true;
+        int rc = session_exec(s, move);
+        r->quiet = false;
+        if (rc != 0 || s->mode == was || s->closed) {
+            fprintf(r->err, "%s:%d: cannot reach mode %s: `%s` in %s mode: %s; line skipped\n", file, ln, name, move,
+                    mode_info(was)->name, rc ? s->last_error : "the mode did not change");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Without --follow-prompts: a prompt naming another mode than the
+ * session's, reported once per file. */
+static void check_prompt_mode(struct replay *r, struct session *s, const char *file, int ln, const char *line,
+                              const char *cmd)
+{
+    char name[64];
+    if (r->hinted || prompt_mode(line, cmd, name, sizeof name) == (int)s->mode)
+        return;
+    r->hinted = true;
+    fprintf(r->err,
+            "%s:%d: the prompt says %s mode but the session is in %s mode (reported once per file); "
+            "replay --follow-prompts runs each line in its prompt's mode\n",
+            file, ln, name, mode_info(s->mode)->name);
+}
+
+static void remember_entry(struct replay *r, struct session *s, enum mode was, const char *cmd)
+{
+    if (s->closed || s->mode == was || mode_info(s->mode)->parent != was)
+        return;
+    char **e = &r->enter[r->cur * MODE_COUNT + s->mode];
+    free(*e);
+    *e = strdup(cmd);
 }
 
 struct file_lines {
@@ -172,6 +305,15 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
         r->cur = find_switch(r, host);
     }
     struct session *s = session_for(r, r->cur);
+    if (transcript && r->o->follow_prompts && !follow_prompt(r, s, file, i + 1, fl->v[i], cmd)) {
+        fprintf(r->out, "%s\n", fl->v[i]); /* as given: the transcript keeps its shape */
+        sb_clear(&r->got);
+        r->failures++;
+        return false;
+    }
+    if (transcript && !r->o->follow_prompts)
+        check_prompt_mode(r, s, file, i + 1, fl->v[i], cmd);
+    enum mode was = s->mode;
     lab_lock(r->lab);
     session_prompt(s, prompt, sizeof prompt);
     lab_unlock(r->lab);
@@ -195,6 +337,7 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
         return true;
     }
     int rc = session_exec(s, cmd);
+    remember_entry(r, s, was, cmd);
     if (rc != 0 && !r->o->verify) { /* verify: the transcript shows the error */
         fprintf(r->err, "%s:%d: %s\n", file, i + 1, s->last_error);
         r->failures++;
@@ -210,6 +353,7 @@ static int replay_file(struct replay *r, const char *file)
         return -1;
     }
     bool transcript = has_prompts(r, &fl);
+    r->hinted = false;
     int i = next_command(r, &fl, 0, transcript);
     while (i < fl.n) {
         bool ok = run_one(r, file, &fl, i, transcript);
@@ -258,8 +402,10 @@ int replay_files(struct lab *lab, char **files, int n, const struct replay_opts 
     int nsw = lab_switch_count(lab);
     lab_unlock(lab);
     struct replay r = {lab, o, calloc((size_t)nsw, sizeof(struct session)), calloc((size_t)nsw, sizeof(bool)),
-                       o->start_switch, {0}, 0, o->out ? o->out : stdout, o->err ? o->err : stderr};
-    if (!r.sess || !r.open)
+                       o->start_switch, {0}, 0, o->out ? o->out : stdout, o->err ? o->err : stderr,
+                       false, false, NULL};
+    r.enter = calloc((size_t)nsw * MODE_COUNT, sizeof *r.enter);
+    if (!r.sess || !r.open || !r.enter)
         abort();
     sb_init(&r.got);
     batch_start(lab, o->check);
@@ -270,6 +416,9 @@ int replay_files(struct lab *lab, char **files, int n, const struct replay_opts 
     for (int i = 0; i < nsw; i++)
         if (r.open[i])
             session_free(&r.sess[i]);
+    for (int i = 0; i < nsw * MODE_COUNT; i++)
+        free(r.enter[i]);
+    free(r.enter);
     free(r.sess);
     free(r.open);
     sb_free(&r.got);

@@ -8,7 +8,7 @@
 # - a replay attached to an owner (a console on virtual time, --speed 0)
 #   prints exactly what a replay of its own prints, stdout, stderr and exit
 #   code, for every golden transcript with --verify, for --check,
-#   --stop-on-error, several files and `-`; and it ran in the owner, whose
+#   --stop-on-error, --follow-prompts, several files and `-`; and it ran in the owner, whose
 #   console sees at once what it configured.
 # usage: test_owner_replays.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
@@ -86,6 +86,7 @@ printf 'configure terminal\nswitchname VIA-STDIN\nshow bogus\nend\n' > "$work/st
 compare "stdin and files" tests/transcripts/help.txt - "$work/missing-file" tests/transcripts/errors.txt
 compare "--check" --check -
 compare "--stop-on-error" --stop-on-error -
+compare "--follow-prompts" --follow-prompts tests/captures/seed-lab-capture.txt
 # the attached replay ran in the owner: its console sees VIA-STDIN at once
 compare "plain" -
 grep -A1 '# show switchname$' "$work/con.out" | grep -qx VIA-STDIN ||
