@@ -17,6 +17,9 @@ struct nport {
     uint8_t pwwn[8];
     fabric_rx_fn rx;
     void *ctx;
+    uint8_t nwwn[8]; /* the rest: what the name server shows (fabric_port_describe) */
+    char ifname[32];
+    const char *fc4;
 };
 
 /* A frame in the pool: `live` past the free-list word marks it handed out,
@@ -233,7 +236,7 @@ uint32_t fabric_login(struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8
     fab->ports = v;
     int n = fab->next_port[sw]++;
     uint32_t fcid = (uint32_t)(FABRIC_FIRST_DOMAIN - sw) << 16 | (uint32_t)(n & 0xffff);
-    v[fab->nports] = (struct nport){sw, vsan, fcid, {0}, rx, ctx};
+    v[fab->nports] = (struct nport){sw, vsan, fcid, {0}, rx, ctx, {0}, "", ""};
     memcpy(v[fab->nports].pwwn, pwwn, 8);
     fab->nports++;
     return fcid;
@@ -262,6 +265,40 @@ bool fabric_lookup(const struct fabric *fab, int sw, int vsan, const uint8_t pww
         }
     }
     return false;
+}
+
+void fabric_port_describe(struct fabric *fab, int sw, uint32_t fcid, const uint8_t nwwn[8], const char *ifname,
+                          const char *fc4)
+{
+    for (int i = 0; i < fab->nports; i++) {
+        struct nport *p = &fab->ports[i];
+        if (p->sw == sw && p->fcid == fcid) {
+            memcpy(p->nwwn, nwwn, 8);
+            snprintf(p->ifname, sizeof p->ifname, "%s", ifname);
+            p->fc4 = fc4;
+            return;
+        }
+    }
+}
+
+void fabric_ports_each(const struct fabric *fab, int sw, int vsan, fabric_port_fn fn, void *ctx)
+{
+    int hop[256], hop_vsan = -1;
+    if (fab->nsw > 256)
+        return;
+    for (int i = 0; i < fab->nports; i++) {
+        const struct nport *p = &fab->ports[i];
+        if (vsan && p->vsan != vsan)
+            continue;
+        if (p->vsan != hop_vsan) /* ports of one VSAN are usually together */
+            paths(fab, sw, hop_vsan = p->vsan, hop);
+        if (hop[p->sw] == -1)
+            continue;
+        struct fabric_port fp = {p->sw, p->vsan, p->fcid, {0}, {0}, p->ifname, p->fc4};
+        memcpy(fp.pwwn, p->pwwn, 8);
+        memcpy(fp.nwwn, p->nwwn, 8);
+        fn(ctx, &fp);
+    }
 }
 
 static void echo_answered(struct fabric *fab, int sw, struct fc_frame *f);

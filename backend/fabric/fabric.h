@@ -70,6 +70,23 @@ void fabric_logout(struct fabric *fab, int sw, int vsan, uint32_t fcid);
  * port with it is logged in on a switch reachable in that VSAN. */
 bool fabric_lookup(const struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8], uint32_t *fcid);
 
+/* What `show flogi database` and `show fcns database` print of a port
+ * besides its pWWN: its node name, the interface it logged in on, its
+ * FC4-TYPE:FEATURE ("scsi-fcp:init"). The strings must outlive the login
+ * (fc4) or are copied (ifname). */
+void fabric_port_describe(struct fabric *fab, int sw, uint32_t fcid, const uint8_t nwwn[8], const char *ifname,
+                          const char *fc4);
+/* The logins seen from sw in a VSAN (0: every VSAN), in login order: on sw
+ * itself or on a switch reachable in that VSAN (fabric_lookup's rule). */
+struct fabric_port {
+    int sw, vsan;
+    uint32_t fcid;
+    uint8_t pwwn[8], nwwn[8];
+    const char *ifname, *fc4;
+};
+typedef void (*fabric_port_fn)(void *ctx, const struct fabric_port *p);
+void fabric_ports_each(const struct fabric *fab, int sw, int vsan, fabric_port_fn fn, void *ctx);
+
 /* Tells the frame's origin it arrived (once; delivery calls it). */
 void fabric_frame_left(struct fc_frame *f);
 

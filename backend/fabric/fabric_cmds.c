@@ -1,4 +1,5 @@
-/* `fcping` and `show fcdomain domain-list`: the fabric seen from a switch. */
+/* `fcping`, `show fcdomain domain-list`, `show flogi database` and `show
+ * fcns database`: the fabric seen from a switch. */
 #include "session.h"
 #include "feature.h"
 #include "lab/lab.h"
@@ -108,6 +109,94 @@ static int show_domains(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* The logins a show lists, sorted by VSAN then FCID. */
+struct port_list {
+    struct fabric_port *v;
+    int n, cap;
+    int only_sw; /* flogi: the switch's own logins; -1: every one seen */
+};
+
+static void port_add(void *ctx, const struct fabric_port *p)
+{
+    struct port_list *l = ctx;
+    if (l->only_sw >= 0 && p->sw != l->only_sw)
+        return;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = realloc(l->v, sizeof *l->v * (size_t)l->cap);
+        if (!l->v)
+            abort();
+    }
+    l->v[l->n++] = *p;
+}
+
+static int port_cmp(const void *a, const void *b)
+{
+    const struct fabric_port *x = a, *y = b;
+    if (x->vsan != y->vsan)
+        return x->vsan < y->vsan ? -1 : 1;
+    return x->fcid < y->fcid ? -1 : x->fcid > y->fcid;
+}
+
+static int ports_seen(struct session *s, const struct cmd_args *a, bool own, struct port_list *l)
+{
+    struct fabric *fab = fabric_of(s);
+    int vsan = (int)arg_num(a, "vid", 0);
+    if (vsan && !fabric_has_vsan(fab, s->sw, vsan))
+        return cmd_error(s, "%% vsan %d is not configured", vsan);
+    *l = (struct port_list){NULL, 0, 0, own ? s->sw : -1};
+    fabric_ports_each(fab, s->sw, vsan, port_add, l);
+    if (l->n)
+        qsort(l->v, (size_t)l->n, sizeof *l->v, port_cmp);
+    return 0;
+}
+
+/* mds-cli §10, the NX-OS shape: a column never runs into the next one
+ * (GigabitEthernet2/2 is wider than the published interface column). */
+static int show_flogi(struct session *s, const struct cmd_args *a)
+{
+    struct port_list l;
+    if (ports_seen(s, a, true, &l) != 0)
+        return -1;
+    const char *rule = "--------------------------------------------------------------------------------\n";
+    cmd_printf(s, "%sINTERFACE        VSAN    FCID           PORT NAME               NODE NAME\n%s", rule, rule);
+    for (int i = 0; i < l.n; i++) {
+        char pw[32], nw[32], fcid[16];
+        wwn_str(l.v[i].pwwn, pw, sizeof pw);
+        wwn_str(l.v[i].nwwn, nw, sizeof nw);
+        snprintf(fcid, sizeof fcid, "0x%06x", l.v[i].fcid);
+        cmd_printf(s, "%-16s %-5d %-9s %s %s\n", l.v[i].ifname, l.v[i].vsan, fcid, pw, nw);
+    }
+    cmd_printf(s, "\nTotal number of flogi = %d.\n", l.n);
+    free(l.v);
+    return 0;
+}
+
+/* mds-cli §10: a block per VSAN with entries; the vendor column blank (a
+ * tuner N port has no vendor OUI to name). */
+static int show_fcns(struct session *s, const struct cmd_args *a)
+{
+    struct port_list l;
+    if (ports_seen(s, a, false, &l) != 0)
+        return -1;
+    const char *rule = "--------------------------------------------------------------------------\n";
+    for (int i = 0; i < l.n;) {
+        int vsan = l.v[i].vsan, k = i;
+        cmd_printf(s, "%sVSAN %d:\n%sFCID        TYPE  PWWN                    (VENDOR)        FC4-TYPE:FEATURE\n%s",
+                   i ? "\n" : "", vsan, rule, rule);
+        for (; k < l.n && l.v[k].vsan == vsan; k++) {
+            char pw[32], fcid[16];
+            wwn_str(l.v[k].pwwn, pw, sizeof pw);
+            snprintf(fcid, sizeof fcid, "0x%06x", l.v[k].fcid);
+            cmd_printf(s, "%-11s N     %s %-16s%s\n", fcid, pw, "", l.v[k].fc4);
+        }
+        cmd_printf(s, "\nTotal number of entries = %d\n", k - i);
+        i = k;
+    }
+    free(l.v);
+    return 0;
+}
+
 #define FCPING_HELP                                                                                                \
     "fcping: Ping an N port\nfcid: Destination FCID\nid: FCID in hex (0xhhhhhh)\npwwn: Destination port WWN\nwwn: Port WWN\nvsan: VSAN of the destination\nvid: VSAN id\n"   \
     "count: Number of frames to send\nn: Number of frames to send\ntimeout: Seconds to wait for each answer\n"      \
@@ -120,5 +209,11 @@ const struct cmd_def fabric_cmds[] = {
     {M(MODE_EXEC), "show fcdomain domain-list vsan <vid:1-4093>",
      "fcdomain: Display fcdomain information\ndomain-list: Display the list of domain IDs\nvsan: VSAN of the domains\nvid: VSAN id",
      show_domains, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show flogi database [vsan <vid:1-4093>]",
+     "flogi: Display FLOGI information\ndatabase: The N ports logged in on this switch\nvsan: Only one VSAN\nvid: VSAN id",
+     show_flogi, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show fcns database [vsan <vid:1-4093>]",
+     "fcns: Display the name server\ndatabase: The N ports of the fabric\nvsan: Only one VSAN\nvid: VSAN id", show_fcns,
+     CMD_PIPE, 0, 0},
     {0},
 };

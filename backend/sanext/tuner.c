@@ -1,5 +1,6 @@
 #include "tuner.h"
 #include "fcip/compress.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -418,12 +419,21 @@ void tuner_begin(struct tuner *t)
     }
 }
 
+/* For the name server: the GE port it sits on, an initiator (mds-cli §10). */
+static void describe(struct nport *np)
+{
+    char ifname[32];
+    snprintf(ifname, sizeof ifname, "GigabitEthernet%d/%d", np->conf.slot, np->conf.port);
+    fabric_port_describe(np->t->fab, np->conf.sw, np->fcid, np->conf.nwwn, ifname, "scsi-fcp:init");
+}
+
 void tuner_nport(struct tuner *t, const struct tuner_nport_conf *c)
 {
     struct nport *np = find(t, c->sw, c->pwwn, c->vsan);
     if (np) {
         np->seen = true;
         np->conf = *c;
+        describe(np);
         return;
     }
     struct nport **v = realloc(t->np, sizeof *v * (size_t)(t->n + 1));
@@ -437,6 +447,7 @@ void tuner_nport(struct tuner *t, const struct tuner_nport_conf *c)
     np->conf = *c;
     np->seen = true;
     np->fcid = fabric_login(t->fab, c->sw, c->vsan, c->pwwn, nport_rx, np);
+    describe(np);
     np->s.sec = now(t) / ENGINE_NS_PER_SEC;
 }
 
