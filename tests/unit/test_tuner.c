@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "fcip_rig.h"
 #include "sanext/tuner.h"
+#include "fcip/compress.h"
 
 static struct rig r;
 static struct tuner *tu;
@@ -182,6 +183,74 @@ START_TEST(g7_write_acceleration)
 }
 END_TEST
 
+/* G6: a latency-bound read: 10 ms each way at line rate, profile RTT
+ * 20 ms, 256,000 bytes, one outstanding: the round trip plus 2.2 ms. */
+START_TEST(g6_latency_bound_read)
+{
+    setup_path(10, 0);
+    for (int i = 0; i < 2; i++)
+        r.conf[i].tcp.rtt_cfg_ns = 20 * ENGINE_NS_PER_MS;
+    rig_apply(&r);
+    declare(TUNER_READ, 256000, 1, 0, 1);
+    run_for(10);
+    struct tuner_counters a;
+    counters(0, &a);
+    double ms = a.rt_sum_ns[0] / 1e6 / a.rt_count[0];
+    printf("G6: read %.2f ms\n", ms);
+    ck_assert_msg(ms >= 22.1 && ms <= 25.5, "G6: %.2f ms", ms);
+}
+END_TEST
+
+/* Mean ingress of MDS1's N port over 20 s of reads through mode3 (or no
+ * compression), with the given data pattern at the target. */
+static double read_mibps(enum fcip_compression comp, const unsigned char *data, size_t len)
+{
+    setup_path(100, 10000000u);
+    for (int i = 0; i < 2; i++)
+        r.conf[i].comp = comp;
+    rig_apply(&r);
+    run_for(1);
+    tuner_begin(tu);
+    nports();
+    struct tuner_nport_conf b = {.sw = 1, .vsan = 1, .slot = 2, .port = 2};
+    memcpy(b.pwwn, W2, 8);
+    if (data)
+        b.pattern = tuner_pattern(tu, "noise", data, len);
+    tuner_nport(tu, &b);
+    struct tuner_cmd_conf c = {.id = 1, .op = TUNER_READ, .size = 256000, .outstanding = 2, .start = 1};
+    memcpy(c.target, W2, 8);
+    tuner_cmd(tu, 0, W1, 1, &c);
+    tuner_end(tu);
+    run_for(5);
+    struct tuner_counters a0, a1;
+    counters(0, &a0);
+    run_for(20);
+    counters(0, &a1);
+    double x = (a1.reads - a0.reads) * 256000.0 / 20 / 1048576.0;
+    tuner_free(tu);
+    tu = NULL;
+    rig_free(&r);
+    return x;
+}
+
+/* G16: incompressible data gains nothing from mode3 (at most 5 %). */
+START_TEST(g16_random_data_does_not_compress)
+{
+    static unsigned char noise[65536];
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i < sizeof noise; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        noise[i] = (unsigned char)(x >> 32);
+    }
+    double plain = read_mibps(FCIP_COMP_OFF, NULL, 0), random = read_mibps(FCIP_COMP_MODE3, noise, sizeof noise),
+           zeros = read_mibps(FCIP_COMP_MODE3, NULL, 0);
+    printf("G16: reads at 10 Mb/s: %.3f MiB/s plain, %.3f mode3 random, %.3f mode3 zeros\n", plain, random, zeros);
+    ck_assert_msg(random <= 1.05 * plain, "random %.3f > 1.05 x plain %.3f", random, plain);
+    ck_assert_msg(zeros > 1.5 * plain, "zeros %.3f not above plain %.3f", zeros, plain);
+    setup_path(1, 0); /* for the teardown */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tuner");
@@ -192,6 +261,8 @@ int main(void)
     tcase_add_test(tc, num_transactions_then_stop);
     tcase_add_test(tc, tunnel_flap_under_load);
     tcase_add_test(tc, g7_write_acceleration);
+    tcase_add_test(tc, g6_latency_bound_read);
+    tcase_add_test(tc, g16_random_data_does_not_compress);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
