@@ -7,6 +7,7 @@
 #include "session.h"
 #include "ipnet/ipnet.h"
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -559,8 +560,14 @@ void lab_set_realtime(struct lab *lab, double speed)
     lab->speed = speed;
     lab->rt_wall_ns = mono_ns();
     lab->rt_lab_ns = lab_now(lab);
-    if (speed > 0 && !lab->clock_on && pthread_create(&lab->clock, NULL, clock_main, lab) == 0)
-        lab->clock_on = true;
+    if (speed > 0 && !lab->clock_on) {
+        /* the thread takes no signal: they are the front-end's to handle */
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        lab->clock_on = pthread_create(&lab->clock, NULL, clock_main, lab) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
 }
 
 void lab_tick(struct lab *lab)
