@@ -624,6 +624,14 @@ void lab_clock_set(struct lab *lab, time_t t)
 uint64_t lab_boot_ns(const struct lab *lab, int sw) { return lab->sw[sw].boot_ns; }
 void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab_now(lab); }
 
+void lab_restart_clock(struct lab *lab)
+{
+    engine_stop(lab);
+    engine_start(lab);
+    for (int i = 0; i < lab->nsw; i++)
+        lab->sw[i].boot_ns = 0;
+}
+
 /* The tables no feature owns: the lab's topology and identity, the saved
  * startup configuration (a reload keeps it), the gates and the history. */
 const char *const lab_owned_tables[] = {

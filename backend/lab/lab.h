@@ -105,6 +105,9 @@ void lab_clock_set(struct lab *lab, time_t t);
 /* When the switch last booted, in lab nanoseconds. */
 uint64_t lab_boot_ns(const struct lab *lab, int sw);
 void lab_reboot(struct lab *lab, int sw);
+/* Lab time back to 0 and the data plane rebuilt from the store, as when
+ * the lab was opened: for the fuzz targets, after lab_batch_abort. */
+void lab_restart_clock(struct lab *lab);
 
 /* Console history of the lab, oldest first. */
 void lab_history_add(struct lab *lab, const char *line);
