@@ -1,26 +1,53 @@
 #include "fuzz_lab.h"
 #include "lab/lab.h"
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[64], path[96];
+static char dir[96], path[128];
 static struct lab *lab;
 static bool always_reopen; /* MDSIM_FUZZ_REOPEN=1 */
 
-static void remove_files(void)
+static void remove_lab(const char *d)
 {
     static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        char p[512];
+        if (snprintf(p, sizeof p, "%s/lab.db%s", d, suffix[i]) < (int)sizeof p)
+            unlink(p);
+    }
+    rmdir(d);
+}
+
+static void at_exit(void)
+{
     lab_close(lab);
     lab = NULL;
-    for (int i = 0; i < 4; i++) {
-        char p[128];
-        snprintf(p, sizeof p, "%s%s", path, suffix[i]);
-        unlink(p);
+    remove_lab(dir);
+}
+
+/* A fuzzer stopped by a signal or a crash leaves with _Exit: the labs of
+ * processes that are gone are removed by the next one. */
+static void remove_stale(const char *base)
+{
+    DIR *d = opendir(base);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        int pid;
+        char stale[512];
+        if (sscanf(e->d_name, "mdsim-fuzz-%d", &pid) == 1 && pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) {
+            if (snprintf(stale, sizeof stale, "%s/%s", base, e->d_name) < (int)sizeof stale)
+                remove_lab(stale);
+        }
     }
-    rmdir(dir);
+    if (d)
+        closedir(d);
 }
 
 static void open_lab(void)
@@ -37,16 +64,18 @@ static void open_lab(void)
 static void first_open(void)
 {
     const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    snprintf(dir, sizeof dir, "%s/mdsim-fuzz-XXXXXX", base);
-    if (!mkdtemp(dir)) {
-        perror("fuzz: mkdtemp");
+    remove_stale(base);
+    snprintf(dir, sizeof dir, "%s/mdsim-fuzz-%d", base, (int)getpid());
+    remove_lab(dir); /* a pid used again */
+    if (mkdir(dir, 0700) != 0) {
+        perror("fuzz: mkdir");
         abort();
     }
     snprintf(path, sizeof path, "%s/lab.db", dir);
     const char *reopen = getenv("MDSIM_FUZZ_REOPEN");
     always_reopen = reopen && strcmp(reopen, "1") == 0;
     open_lab();
-    atexit(remove_files);
+    atexit(at_exit);
 }
 
 struct lab *fuzz_lab_begin(void)
