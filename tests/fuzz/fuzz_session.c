@@ -124,6 +124,26 @@ static void free_completions(char **v, int n)
     free(v);
 }
 
+/* Beyond crashes, two rules of docs/cli-behaviour.md are checked: a
+ * command that fails says why (an error line: `% ...`, or a tool's own as
+ * ping's `ping: sendto ...`) and leaves the mode and the sub-mode's
+ * interface as they were. */
+static void exec_checked(struct session *s, const char *line)
+{
+    enum mode mode = s->mode;
+    struct mode_ctx ctx = s->ctx;
+    if (session_exec(s, line) == 0)
+        return;
+    if (!s->last_error[0]) {
+        fprintf(stderr, "fuzz_session: a failed command printed no error: \"%s\"\n", line);
+        abort();
+    }
+    if (s->mode != mode || memcmp(&s->ctx, &ctx, sizeof ctx) != 0) {
+        fprintf(stderr, "fuzz_session: a failed command changed the mode: \"%s\"\n", line);
+        abort();
+    }
+}
+
 /* line is NUL-terminated and may be written to. */
 static void one_line(struct harness *h, char *line, size_t len)
 {
@@ -143,7 +163,7 @@ static void one_line(struct harness *h, char *line, size_t len)
             out_write(h, v[i], strlen(v[i]));
         free_completions(v, n);
     } else {
-        session_exec(s, line);
+        exec_checked(s, line);
     }
 }
 

@@ -72,6 +72,6 @@ int main(int argc, char **argv)
             count++;
         }
     }
-    printf("%d inputs ran\n", count);
+    fprintf(stderr, "%d inputs ran\n", count);
     return bad || count == 0;
 }
