@@ -1,10 +1,12 @@
 #!/bin/sh
-# Seed corpora for the fuzz targets, written to OUTDIR/session and
-# OUTDIR/terminal (docs/fuzzing.md).
+# Seed corpora and dictionaries for the fuzz targets, written to
+# OUTDIR/session, OUTDIR/terminal and OUTDIR/*.dict (docs/fuzzing.md).
 #   session:  the command lines of the golden transcripts (output lines
 #             dropped), with "@@N" where the transcript moves to switch N
 #   terminal: a few byte streams of telnet and SSH clients: negotiation,
 #             NAWS, escape keys, editing keys, the pager, logins
+#   session.dict: every keyword of docs/commands.md, for -dict=
+#   terminal.dict: telnet commands and escape sequences
 # usage: make-corpus.sh OUTDIR
 set -e
 out=${1:?usage: make-corpus.sh OUTDIR}
@@ -74,3 +76,12 @@ term ssh-exec-pty 017 'configure terminal'
 term window 301 'show running-config\r\n '
 term bytewise 021 'show ver\t\r\n\033[A\r\n'
 term chunks 061 'sh\033[A\033[B\033[C\033[Dclock\r\n'
+
+# Dictionaries: words libFuzzer splices into inputs.
+sed -n 's/^- `\(.*\)`.*/\1/p' "$src/docs/commands.md" | sed 's/<[^>]*>//g' | tr -c 'a-zA-Z0-9-\n' '\n' |
+    grep -E '^[a-zA-Z][a-zA-Z0-9-]+$' | sort -u | sed 's/.*/"& "/' > "$out/session.dict"
+printf '"%s"\n' '| ' '?' '\x09' 'gigabitethernet 2/1' 'g2/3-4' '10.1.1.1' '255.255.255.0' \
+    '@@0' '@@1' '@@o' '@@m' '@@q' '@@y' '@@n' '@@p' >> "$out/session.dict"
+printf '"%s"\n' '\xff\xfb' '\xff\xfc' '\xff\xfd' '\xff\xfe' '\xff\xfa\x1f' '\xff\xf0' '\xff\xff' \
+    '\xff\xf4' '\xff\xf3' '\xff\xf6' '\x1b[' '\x1bO' '\x1b[3~' '\x1b[A' '\x0d\x0a' '\x0d\x00' 'admin\x0d\x0a' \
+    'show running-config\x0d\x0a' > "$out/terminal.dict"

@@ -2,7 +2,7 @@
 # A short run of each libFuzzer target (tests/fuzz, docs/fuzzing.md): the
 # two fuzzers are built with clang, ASan and UBSan beside the build under
 # test (BUILD/fuzz-smoke, rebuilt incrementally by later runs), seeded by
-# tests/fuzz/make-corpus.sh, and run FUZZ_SECONDS each (default 20). Any
+# tests/fuzz/make-corpus.sh (and its dictionaries), and run FUZZ_SECONDS each (default 20). Any
 # crash, sanitizer report or leak fails the test; the input that caused it
 # is kept in ${TMPDIR:-/tmp}. Skipped (77) without clang or libFuzzer.
 # usage: test_fuzz_smoke.sh MDSIM
@@ -29,6 +29,7 @@ for target in session terminal; do
     # (the output of the commands), stderr goes to the log.
     cp -r "$probe/corpus/$target" "$probe/run-$target"
     if "$build/fuzz_$target" -max_total_time="$secs" -close_fd_mask=1 -print_final_stats=1 \
+        -dict="$probe/corpus/$target.dict" \
         -artifact_prefix="$probe/art-$target/" "$probe/run-$target" > "$probe/$target.log" 2>&1; then
         echo "fuzz_$target: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$probe/$target.log" | grep -o '[0-9]*$') runs" \
             "($(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$probe/$target.log" | grep -o '[0-9]*$')/s) in ${secs}s, no crash"
