@@ -1,10 +1,11 @@
 #!/bin/sh
 # A short run of each libFuzzer target (tests/fuzz, docs/fuzzing.md): the
 # two fuzzers are built with clang, ASan and UBSan beside the build under
-# test (BUILD/fuzz-smoke, rebuilt incrementally by later runs), seeded by
-# tests/fuzz/make-corpus.sh (and its dictionaries), and run FUZZ_SECONDS each (default 20). Any
-# crash, sanitizer report or leak fails the test; the input that caused it
-# is kept in ${TMPDIR:-/tmp}. Skipped (77) without clang or libFuzzer.
+# test (BUILD/fuzz-smoke, rebuilt incrementally by later runs), seeded and
+# given dictionaries by tests/fuzz/make-corpus.sh, and run FUZZ_SECONDS
+# each (default 20). Any crash, sanitizer report or leak fails the test;
+# the input that caused it is kept in ${TMPDIR:-/tmp}. Skipped (77)
+# without clang or libFuzzer.
 # usage: test_fuzz_smoke.sh MDSIM
 mdsim=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
