@@ -725,12 +725,15 @@ static void key_tab(struct term *t)
     if (!upto)
         abort();
     int n = session_complete(&t->s, upto, &v);
+    /* The word as the session reads it: a `|` starting a word starts a
+     * filter (`|last`). Misread, a candidate shorter than the typed word
+     * sent the heap beyond it to the terminal. */
     size_t ws = t->cur;
-    while (ws > 0 && t->line[ws - 1] != ' ')
+    while (ws > 0 && t->line[ws - 1] != ' ' && !(t->line[ws - 1] == '|' && (ws == 1 || t->line[ws - 2] == ' ')))
         ws--;
     size_t typed = t->cur - ws;
     size_t k = n ? common_prefix(v, n) : 0;
-    if (n == 1) {
+    if (n == 1 && strlen(v[0]) >= typed) {
         insert_text(t, v[0] + typed, strlen(v[0]) - typed);
         insert_text(t, " ", 1);
     } else if (n > 1 && k > typed) {
