@@ -571,7 +571,7 @@ static bool login_tries(struct term *t, char *user, size_t n, enum role *role)
 }
 
 /* The login, within LOGIN_SECONDS. */
-static bool term_login(struct term *t, char *user, size_t n, enum role *role)
+bool term_login(struct term *t, char *user, size_t n, enum role *role)
 {
     t->deadline = time(NULL) + LOGIN_SECONDS; /* raw_getc gives KEY_LATE after it */
     bool ok = login_tries(t, user, n, role);

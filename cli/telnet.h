@@ -53,6 +53,9 @@ struct term *term_new(const struct term_transport *tr, const struct term_opts *o
 void term_free(struct term *t);
 void term_set_window(struct term *t, int rows, int cols);
 
+/* "login:" and "Password:" prompts, up to three tries within LOGIN_SECONDS
+ * (telnet_serve; tests/fuzz/fuzz_terminal.c drives it without a socket). */
+bool term_login(struct term *t, char *user, size_t n, enum role *role);
 /* Runs the CLI until `exit`, end of input, idle timeout or shutdown;
  * without a terminal (a batch), 1 when a line failed, as replay; else 0. */
 int term_shell(struct term *t, const char *user, enum role role);

@@ -18,7 +18,7 @@ clang -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2> /dev/nul
     { echo "skip: clang has no libFuzzer (Debian: libclang-rt-14-dev)"; exit 77; }
 
 build="$(cd "$(dirname "$mdsim")" && pwd)/fuzz-smoke"
-CC=clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMDSIM_FUZZ=ON > "$probe/cmake.log" 2>&1 &&
+CC=clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMDSIM_FUZZ=ON -DMDSIM_WERROR=ON > "$probe/cmake.log" 2>&1 &&
     cmake --build "$build" -j2 --target fuzz_session fuzz_terminal >> "$probe/cmake.log" 2>&1 ||
     { cat "$probe/cmake.log"; echo "FAIL: the fuzz targets do not build"; exit 1; }
 "$src/tests/fuzz/make-corpus.sh" "$probe/corpus" || { echo "FAIL: make-corpus.sh"; exit 1; }
