@@ -16,7 +16,8 @@ mkdir -p "$out/session" "$out/terminal"
 # A transcript line is a command when it starts with the prompt of a
 # switch: its lab name, or a host name a `switchname` gave it earlier. A
 # transcript is cut into pieces of about eight commands, each starting at
-# exec mode: short inputs run fast, and the fuzzer splices them.
+# exec mode (or at config mode, after a `configure terminal`): short inputs
+# run fast, and the fuzzer splices them.
 for t in "$src"/tests/transcripts/*.txt; do
     awk -v lab="$src/examples/labs/san-extension.lab" -v base="$out/session/$(basename "$t" .txt)" '
         BEGIN {
@@ -31,10 +32,11 @@ for t in "$src"/tests/transcripts/*.txt; do
             host = prompt; sub(/[(#].*/, "", host)
             if (!(host in sw)) next
             cmd = substr($0, RLENGTH + 1); sub(/^ /, "", cmd)
-            if (lines >= 8 && prompt !~ /\(/) {
+            if (lines >= 8 && (prompt !~ /\(/ || prompt ~ /\(config\)#$/)) {
                 if (piece) close(file)
                 file = sprintf("%s-%02d", base, ++piece); lines = 0
                 if (sw[host]) print "@@" sw[host] > file
+                if (prompt ~ /\(config\)#$/) print "configure terminal" > file
             } else if (sw[host] != cur) {
                 print "@@" sw[host] > file
             }
