@@ -18,6 +18,7 @@
  */
 #include "fuzz_lab.h"
 #include "telnet.h"
+#include "login_throttle.h"
 #include "user/user.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -114,9 +115,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .cols = windows[flags >> 6][1],
         .stop = &stop,
     };
+    /* The throttle counts failed logins across connections: forgotten, so
+     * that each input starts from the same state. */
+    login_throttle_reset();
+    struct login_ticket ticket = {0};
+    if (kind == K_LOGIN && login_ticket_take(&ticket, o.from)) /* as cli/serve.c at accept */
+        o.ticket = &ticket;
     struct term *t = term_new(&tr, &o);
     run(t, kind, kind && (flags & 8) ? ROLE_OPERATOR : ROLE_ADMIN, data + 1, size - 1);
     term_free(t);
+    login_ticket_drop(&ticket);
     fuzz_lab_end();
     output_sum = w.sum;
     return 0;

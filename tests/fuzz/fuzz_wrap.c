@@ -1,20 +1,42 @@
 /*
- * Two library calls the fuzz targets replace (linked with -Wl,--wrap=NAME,
- * which sends the program's calls to __wrap_NAME): both cost wall time and
- * would cut the executions per second, neither changes what mdsim does.
+ * Library calls the fuzz targets replace (linked with -Wl,--wrap=NAME,
+ * which sends mdsim's calls to __wrap_NAME): sleeping and crypt cost wall
+ * time and would cut the executions per second; what mdsim does stays
+ * the same.
  */
 #include <crypt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
-/* A failed login waits a second or more before it answers (user_login's
- * back-off): the fuzzer does not wait. */
-int __wrap_usleep(useconds_t us);
-int __wrap_usleep(useconds_t us)
+/* Waits on the wall clock pass at once: the login throttle answers a
+ * failed login after a second or more (cli/login_throttle.c, nanosleep in
+ * slices until the monotonic clock gets there). Each sleep moves the
+ * monotonic clock the program reads forward by what it asked for, so a
+ * wait ends as it would, only sooner. */
+static uint64_t slept_ns;
+
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem);
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem)
 {
-    (void)us;
+    slept_ns += (uint64_t)req->tv_sec * 1000000000u + (uint64_t)req->tv_nsec;
+    if (rem)
+        *rem = (struct timespec){0, 0};
     return 0;
+}
+
+int __real_clock_gettime(clockid_t clock, struct timespec *ts);
+int __wrap_clock_gettime(clockid_t clock, struct timespec *ts);
+int __wrap_clock_gettime(clockid_t clock, struct timespec *ts)
+{
+    int rc = __real_clock_gettime(clock, ts);
+    if (rc == 0 && clock == CLOCK_MONOTONIC) {
+        uint64_t ns = (uint64_t)ts->tv_nsec + slept_ns;
+        ts->tv_sec += (time_t)(ns / 1000000000u);
+        ts->tv_nsec = (long)(ns % 1000000000u);
+    }
+    return rc;
 }
 
 /* A login, or a `username` with a password, costs a SHA-256 crypt of 5000
