@@ -47,6 +47,9 @@ struct tcp_conn {
     uint32_t retx_count;         /* RTO expiries since the last new ACK */
     uint32_t dupacks;
     bool in_recovery;
+    bool rto_recovery;           /* SACK: repairing after an RTO, until recover is acked */
+    bool rto_rxt;                /* SACK: the timed-out segment goes next */
+    uint64_t rxt_fence;          /* snd_max when the last retransmission left */
     bool force_retx;             /* next retransmission ignores cwnd */
     bool partial_seen;           /* NewReno: RTO reset on the first partial ACK only */
     uint64_t recover;            /* recovery point (RFC 6582 / 6675) */

@@ -174,6 +174,13 @@ struct pick {
  * retransmitted. */
 static bool pick_retx(tcp_conn *c, struct pick *k, uint32_t room)
 {
+    if (c->rto_rxt && c->snd_una < c->snd_end) {
+        uint64_t lim = c->snd_end;
+        if (c->sacked.n > 0 && c->sacked.r[0].start > c->snd_una)
+            lim = min64(lim, c->sacked.r[0].start);
+        *k = (struct pick){ c->snd_una, (uint32_t)min64(room, lim - c->snd_una), false, true };
+        return true;
+    }
     uint64_t from = max64(c->high_rxt, c->snd_una);
     uint64_t top = min64(c->lost_hi, c->snd_max);
     while (from < top) {
@@ -235,7 +242,9 @@ static void send_pick(tcp_conn *c, const struct pick *k, uint64_t now)
     if (k->retx) {
         c->st.retx_segs++;
         c->st.retx_bytes += k->len;
-        c->high_rxt = end;
+        c->high_rxt = max64(c->high_rxt, end);
+        c->rxt_fence = c->snd_max;
+        c->rto_rxt = false;
         c->force_retx = false;
     } else {
         c->snd_max = end;
@@ -426,6 +435,16 @@ static void new_ack(tcp_conn *c, const struct tcp_seg *seg, uint64_t now)
     if (seg->ts_ecr <= now)
         tcp_rtt_sample(c, now - seg->ts_ecr);
     c->retx_count = 0;
+    c->rto_rxt = false;
+    if (c->rto_recovery) {
+        /* RFC 6582 after a timeout, with the scoreboard: the segment at
+         * the new snd_una was sent before the timeout and is still
+         * missing, so it is lost too. */
+        if (ack >= c->recover)
+            c->rto_recovery = false;
+        else
+            c->lost_hi = max64(c->lost_hi, min64(ack + c->mss, c->snd_max));
+    }
     if (!c->in_recovery) {
         c->dupacks = 0;
         c->reno_sacked = 0;
@@ -449,6 +468,21 @@ static void new_ack(tcp_conn *c, const struct tcp_seg *seg, uint64_t now)
         c->partial_seen = true;
     }
     restart_rto(c, now);
+}
+
+/* A retransmission is lost when data sent after it has been SACKed while
+ * the hole it filled is still there (the path is FIFO but for reordering;
+ * Linux's lost-retransmit detection): the holes below high_rxt go again,
+ * instead of waiting for the RTO. */
+static void lost_retx(tcp_conn *c)
+{
+    if (c->high_rxt <= c->snd_una || c->sacked.n == 0 || c->sacked.r[c->sacked.n - 1].end <= c->rxt_fence)
+        return;
+    if (unsacked_in(c, c->snd_una, c->high_rxt) == 0)
+        return;
+    c->high_rxt = c->snd_una;
+    c->rxt_fence = UINT64_MAX;  /* once, until the next retransmission */
+    c->force_retx = true;
 }
 
 void tcp_process_ack(tcp_conn *c, const struct tcp_seg *seg)
@@ -476,8 +510,10 @@ void tcp_process_ack(tcp_conn *c, const struct tcp_seg *seg)
     if (!c->in_recovery && c->snd_una < c->snd_max && c->snd_una >= c->recover &&
         (c->dupacks >= DUPTHRESH || (c->sack_ok && is_lost(c, c->snd_una))))
         enter_recovery(c);
-    if (c->in_recovery && c->sack_ok)
+    if ((c->in_recovery || c->rto_recovery) && c->sack_ok) {
+        lost_retx(c);
         mark_lost(c);
+    }
 }
 
 /* ---- retransmission timeout --------------------------------------------- */
@@ -503,8 +539,23 @@ void tcp_rto_expired(tcp_conn *c)
     c->recover = c->snd_max;
     c->dupacks = 0;
     c->reno_sacked = 0;
-    c->high_rxt = c->snd_una;
-    c->lost_hi = c->snd_max;
+    if (c->sack_ok) {
+        /* RFC 6675 section 5.1: keep the scoreboard and follow it. What is
+         * unSACKed is not all lost: at a large floor or window most of it
+         * is still queued on the path (and so may be the retransmissions
+         * of this episode), and resending it all would double the queue.
+         * The timed-out segment goes again now; holes IsLost finds, partial
+         * ACKs and lost retransmissions reveal the rest. */
+        c->rto_recovery = true;
+        c->rto_rxt = c->snd_una < c->snd_end;
+        if (!c->rto_rxt)
+            c->high_rxt = c->snd_una; /* only the FIN is outstanding */
+        c->lost_hi = max64(c->lost_hi, min64(c->snd_una + c->mss, c->snd_max));
+        mark_lost(c);
+    } else {
+        c->high_rxt = c->snd_una;
+        c->lost_hi = c->snd_max; /* NewReno: go-back-N */
+    }
     c->rto = min64(c->rto * 2, TCP_RTO_MAX_NS);
     tcp_timer_arm(c, &c->rto_t, now + c->rto);
     c->force_retx = true;

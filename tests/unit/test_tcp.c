@@ -1038,6 +1038,73 @@ START_TEST(test_sack_recovers_holes_in_one_rtt)
 }
 END_TEST
 
+/* Loses the first transmission of segment 20 (listed) and its first
+ * retransmission. */
+static int retx_of_20_lost;
+static bool drop_first_retx_of_20(side *s, const struct tcp_seg *seg)
+{
+    if (seg->len == 0 || seg->seq != 1 + 20 * 1448ull || seg->seq >= s->max_seq_sent || retx_of_20_lost)
+        return false;
+    retx_of_20_lost = 1;
+    return true;
+}
+
+static void lost_retx_run(net *n, uint32_t segs)
+{
+    retx_of_20_lost = 0;
+    side *s = &n->s[0];
+    s->n_drop_seqs = 1;
+    s->drop_seqs[0] = 1 + 20 * 1448ull;
+    s->drop = drop_first_retx_of_20;
+    s->bulk = true;
+    s->rec_len = 1448;
+    s->send_limit_bytes = (uint64_t)segs * 1448;
+    net_connect(n);
+    run_for(n, 100 * MS);
+    fill(s);
+    run_for(n, 5 * SEC);
+    ck_assert_uint_eq(n->s[1].rx_recs, segs);
+    ck_assert_uint_eq(n->s[1].rx_order_errors, 0);
+    ck_assert_int_eq(retx_of_20_lost, 1);
+}
+
+/* A lost retransmission is seen when data sent after it is SACKed while
+ * its hole stays open: sent again at once, no RTO. 20 ms each way, 1 GbE,
+ * a window (rtt 50 ms) above the path's BDP so new data keeps flowing. */
+START_TEST(test_lost_retransmission_without_rto)
+{
+    struct tcp_params p;
+    tcp_params_default(&p);
+    p.rtt_cfg_ns = 50 * MS;
+    net *n = net_new(1, &p, &p, 20 * MS, 1000000000ULL, 38);
+    lost_retx_run(n, 4000);
+    struct tcp_stats st = stats(&n->s[0]);
+    printf("lost retransmission: %llu retransmissions, %llu timeouts\n", (unsigned long long)st.retx_segs,
+           (unsigned long long)st.timeouts);
+    ck_assert_uint_eq(st.timeouts, 0);
+    ck_assert_uint_eq(st.retx_segs, 2);
+    net_free(n);
+}
+END_TEST
+
+/* RFC 6675 section 5.1: after an RTO the sender keeps the scoreboard and
+ * does not resend what is merely queued. 10 Mb/s, 50 ms each way, the
+ * default profile (window 472 846 B, floor far above it): ~350 KB wait in
+ * the queue when the hole's retransmission is lost and the RTO fires
+ * (the window is full, nothing new goes out to reveal the loss). */
+START_TEST(test_rto_keeps_the_scoreboard)
+{
+    net *n = net_default(50 * MS, 10000000ULL, 18);
+    lost_retx_run(n, 1500);
+    struct tcp_stats st = stats(&n->s[0]);
+    printf("RTO with a full queue: %llu retransmissions, %llu timeouts\n", (unsigned long long)st.retx_segs,
+           (unsigned long long)st.timeouts);
+    ck_assert_uint_ge(st.timeouts, 1);
+    ck_assert_uint_le(st.retx_segs, 2 + st.timeouts);
+    net_free(n);
+}
+END_TEST
+
 /* Without SACK (one side off): NewReno, one hole per RTT, no timeout. */
 START_TEST(test_newreno_without_sack)
 {
@@ -1263,6 +1330,8 @@ static Suite *tcp_suite(void)
     tcase_add_test(r, test_rto_backoff_and_cap);
     tcase_add_test(r, test_sack_recovers_holes_in_one_rtt);
     tcase_add_test(r, test_newreno_without_sack);
+    tcase_add_test(r, test_lost_retransmission_without_rto);
+    tcase_add_test(r, test_rto_keeps_the_scoreboard);
     suite_add_tcase(s, r);
     TCase *f = tcase_create("flow");
     tcase_set_timeout(f, 60);
