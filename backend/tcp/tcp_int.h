@@ -49,6 +49,7 @@ struct tcp_conn {
     bool in_recovery;
     bool rto_recovery;           /* SACK: repairing after an RTO, until recover is acked */
     bool rto_rxt;                /* SACK: the timed-out segment goes next */
+    uint64_t rto_at;             /* when the last RTO fired */
     uint64_t rxt_fence;          /* snd_max when the last retransmission left */
     bool force_retx;             /* next retransmission ignores cwnd */
     bool partial_seen;           /* NewReno: RTO reset on the first partial ACK only */

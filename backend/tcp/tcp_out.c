@@ -437,12 +437,14 @@ static void new_ack(tcp_conn *c, const struct tcp_seg *seg, uint64_t now)
     c->retx_count = 0;
     c->rto_rxt = false;
     if (c->rto_recovery) {
-        /* RFC 6582 after a timeout, with the scoreboard: the segment at
-         * the new snd_una was sent before the timeout and is still
-         * missing, so it is lost too. */
+        /* RFC 6582 after a timeout, with the scoreboard: when the ACK
+         * answers a segment sent after the timeout (its echoed timestamp,
+         * RFC 3522's test), the segment at the new snd_una, sent before,
+         * is still missing, so it is lost too. An ACK of an original (a
+         * spurious timeout: the path only queued it) marks nothing. */
         if (ack >= c->recover)
             c->rto_recovery = false;
-        else
+        else if (seg->ts_ecr >= c->rto_at)
             c->lost_hi = max64(c->lost_hi, min64(ack + c->mss, c->snd_max));
     }
     if (!c->in_recovery) {
@@ -547,6 +549,7 @@ void tcp_rto_expired(tcp_conn *c)
          * The timed-out segment goes again now; holes IsLost finds, partial
          * ACKs and lost retransmissions reveal the rest. */
         c->rto_recovery = true;
+        c->rto_at = now;
         c->rto_rxt = c->snd_una < c->snd_end;
         if (!c->rto_rxt)
             c->high_rxt = c->snd_una; /* only the FIN is outstanding */
