@@ -73,6 +73,10 @@ struct feature {
      * order). So a new interface type plugs in without editing another's. */
     void (*show_interfaces)(struct session *s);
     void (*show_brief)(struct session *s);
+    /* Its rows of `show interface description` (under one shared header)
+     * and its blocks of `show interface counters`; NULL: it has none. */
+    void (*show_descriptions)(struct session *s);
+    void (*show_counters)(struct session *s);
 };
 
 /* The ordered list, ending with NULL. */

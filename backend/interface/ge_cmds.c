@@ -180,6 +180,27 @@ static int show_brief(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+static int show_descriptions(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
+                  "Interface          Description\n"
+                  "-------------------------------------------------------------------------------\n");
+    for (const struct feature *const *f = features; *f; f++)
+        if ((*f)->show_descriptions)
+            (*f)->show_descriptions(s);
+    return 0;
+}
+
+static int show_counters(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    for (const struct feature *const *f = features; *f; f++)
+        if ((*f)->show_counters)
+            (*f)->show_counters(s);
+    return 0;
+}
+
 const struct cmd_def ge_cmds[] = {
     {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port>", NULL, cmd_interface, 0, 0, 0},
     {M_CONFIG_ALL, "interface gigabitethernet <ports:line>", "ports: Ports, ranges and lists (2/1-3, gigabitethernet 2/5)",
@@ -197,7 +218,11 @@ const struct cmd_def ge_cmds[] = {
     {M(MODE_IF), "no switchport description [<text:line>]", "text: Description",
      cmd_description, 0, 0, IFT(IFT_GE)},
     {M(MODE_IF), "[no] shutdown", NULL, cmd_shutdown, 0, 0, IFT(IFT_GE)},
-    {M(MODE_EXEC), "show interface gigabitethernet <port:slot/port>", NULL, ge_show_interface, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show interface gigabitethernet <port:slot/port> [{brief | counters | description}]",
+     "brief: Brief summary\ncounters: Interface counters\ndescription: Interface description", ge_show_interface,
+     CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show interface description", "description: Interface description", show_descriptions, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show interface counters", "counters: Interface counters", show_counters, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface", NULL, show_all, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface brief", NULL, show_brief, CMD_PIPE, 0, 0},
     {0},

@@ -77,13 +77,81 @@ static int ge_ports(struct session *s, int slot)
     return m ? m->ge_ports : 0;
 }
 
+static void brief_header(struct session *s)
+{
+    cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
+                  "Interface            Status          IP Address        Speed   MTU   Port\n"
+                  "                                                                     Channel\n"
+                  "-------------------------------------------------------------------------------\n");
+}
+
+static void brief_row(struct session *s, int slot, int port)
+{
+    static const char *const brief[] = {[IPNET_UP] = "up", [IPNET_ADMIN_DOWN] = "down",
+                                        [IPNET_NOT_CONNECTED] = "notConnected"};
+    struct ge_conf c;
+    char name[32], ip[64];
+    ge_get(s->lab, s->sw, slot, port, &c);
+    ip_prefix(&c, ip, sizeof ip);
+    snprintf(name, sizeof name, "GigabitEthernet%d/%d", slot, port);
+    const char *st = brief[ipnet_link_state(lab_ipnet(s->lab), s->sw, slot, port)];
+    cmd_printf(s, "%-20s %-15s %-17s %-7s %-5d --\n", name, st, ip, "1 Gbps", c.mtu);
+}
+
+/* A row under the `Interface  Description` header, as fcip prints it. */
+static void description_row(struct session *s, int slot, int port)
+{
+    struct ge_conf c;
+    char name[32];
+    ge_get(s->lab, s->sw, slot, port, &c);
+    snprintf(name, sizeof name, "GigabitEthernet%d/%d", slot, port);
+    cmd_printf(s, "%-18s %s\n", name, c.description[0] ? c.description : "--");
+}
+
+/* The port's name, then the counter lines of its full `show interface`. */
+static void counters_block(struct session *s, int slot, int port)
+{
+    struct ipnet_port_stats st;
+    ipnet_port_stats(lab_ipnet(s->lab), s->sw, slot, port, &st);
+    cmd_printf(s, "GigabitEthernet%d/%d\n", slot, port);
+    show_counters(s, &st);
+}
+
 int ge_show_interface(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *p = arg_get(a, "port");
     if (!ge_exists(s->lab, s->sw, p->slot, p->port))
         return cmd_error(s, "%% Invalid interface format");
-    show_port(s, p->slot, p->port);
+    if (arg_has(a, "brief")) {
+        brief_header(s);
+        brief_row(s, p->slot, p->port);
+    } else if (arg_has(a, "description")) {
+        cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
+                      "Interface          Description\n"
+                      "-------------------------------------------------------------------------------\n");
+        description_row(s, p->slot, p->port);
+    } else if (arg_has(a, "counters")) {
+        counters_block(s, p->slot, p->port);
+    } else {
+        show_port(s, p->slot, p->port);
+    }
     return 0;
+}
+
+void ge_show_descriptions(struct session *s)
+{
+    for (int slot = 1; slot <= 13; slot++)
+        for (int port = 1; port <= ge_ports(s, slot); port++)
+            description_row(s, slot, port);
+}
+
+void ge_show_all_counters(struct session *s)
+{
+    for (int slot = 1; slot <= 13; slot++)
+        for (int port = 1; port <= ge_ports(s, slot); port++) {
+            counters_block(s, slot, port);
+            cmd_printf(s, "\n");
+        }
 }
 
 void ge_show_all(struct session *s)
@@ -100,20 +168,8 @@ void ge_show_all(struct session *s)
 
 void ge_show_brief(struct session *s)
 {
-    cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
-                  "Interface            Status          IP Address        Speed   MTU   Port\n"
-                  "                                                                     Channel\n"
-                  "-------------------------------------------------------------------------------\n");
+    brief_header(s);
     for (int slot = 1; slot <= 13; slot++)
-        for (int port = 1; port <= ge_ports(s, slot); port++) {
-            struct ge_conf c;
-            char name[32], ip[64];
-            ge_get(s->lab, s->sw, slot, port, &c);
-            ip_prefix(&c, ip, sizeof ip);
-            snprintf(name, sizeof name, "GigabitEthernet%d/%d", slot, port);
-            static const char *const brief[] = {[IPNET_UP] = "up", [IPNET_ADMIN_DOWN] = "down",
-                                                [IPNET_NOT_CONNECTED] = "notConnected"};
-            const char *st = brief[ipnet_link_state(lab_ipnet(s->lab), s->sw, slot, port)];
-            cmd_printf(s, "%-20s %-15s %-17s %-7s %-5d --\n", name, st, ip, "1 Gbps", c.mtu);
-        }
+        for (int port = 1; port <= ge_ports(s, slot); port++)
+            brief_row(s, slot, port);
 }

@@ -8,6 +8,8 @@
 extern const struct cmd_def ge_cmds[];
 void ge_show_all(struct session *s);
 void ge_show_brief(struct session *s);
+void ge_show_descriptions(struct session *s);
+void ge_show_all_counters(struct session *s);
 
 static const struct owned_table tables[] = {{"ge_port", NULL}, {NULL, NULL}};
 
@@ -40,4 +42,6 @@ const struct feature interface_feature = {
     .reconcile = reconcile,
     .show_interfaces = ge_show_all,
     .show_brief = ge_show_brief,
+    .show_descriptions = ge_show_descriptions,
+    .show_counters = ge_show_all_counters,
 };
