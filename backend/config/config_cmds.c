@@ -82,6 +82,17 @@ static int copy_run_start(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* NX-OS merges: what the saved text sets is set again, what was added
+ * since stays. A line that fails is reported, the others still apply. */
+static int copy_start_run(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    cmd_printf(s, "[########################################] 100%%\n");
+    running_config_merge_startup(s->lab, s->sw, &s->out);
+    cmd_printf(s, "Copy complete.\n");
+    return 0;
+}
+
 static int write_erase(struct session *s, const struct cmd_args *a)
 {
     (void)a;
@@ -116,6 +127,7 @@ const struct cmd_def config_cmds[] = {
      "mgmt: Management interface\nid: Management interface number", show_running, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show startup-config", NULL, show_startup, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, CMD_ADMIN, 0, 0},
+    {M(MODE_EXEC), "copy startup-config running-config", NULL, copy_start_run, CMD_ADMIN, 0, 0},
     {M(MODE_EXEC), "write erase", NULL, write_erase, CMD_ADMIN, 0, 0},
     {M(MODE_EXEC), "reload", NULL, reload, CMD_ADMIN, 0, 0},
     {0},

@@ -69,6 +69,11 @@ int running_config_reload(struct lab *lab, int sw, strbuf *report)
 {
     lab_factory_reset(lab, sw);
     lab_reboot(lab, sw);
+    return running_config_merge_startup(lab, sw, report);
+}
+
+int running_config_merge_startup(struct lab *lab, int sw, strbuf *report)
+{
     char *text = startup_text(lab, sw);
     if (!text)
         return 0;

@@ -20,5 +20,9 @@ bool running_config_unsaved(struct lab *lab, int sw);
 /* Factory reset, then the saved startup text replayed through the parser.
  * Problems are reported into `report`; returns the number of failed lines. */
 int running_config_reload(struct lab *lab, int sw, strbuf *report);
+/* The saved startup text replayed over the running configuration as it
+ * is (`copy startup-config running-config`): a merge, no reset. Reports
+ * and returns as running_config_reload. */
+int running_config_merge_startup(struct lab *lab, int sw, strbuf *report);
 
 #endif
