@@ -160,6 +160,7 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
 }
 
 int ge_show_interface(struct session *s, const struct cmd_args *a);
+int ge_show_ips_stats(struct session *s, const struct cmd_args *a);
 
 /* Every interface type of the registry, in list order. */
 static int show_all(struct session *s, const struct cmd_args *a)
@@ -221,6 +222,10 @@ const struct cmd_def ge_cmds[] = {
     {M(MODE_EXEC), "show interface gigabitethernet <port:slot/port> [{brief | counters | description}]",
      "brief: Brief summary\ncounters: Interface counters\ndescription: Interface description", ge_show_interface,
      CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show ips stats {ip | icmp | mac | all} interface gigabitethernet <port:slot/port>",
+     "ips: IP Storage\nstats: Statistics\nip: IP statistics\nicmp: ICMP statistics\nmac: Ethernet MAC statistics\n"
+     "all: All statistics\ninterface: Interface\ngigabitethernet: Gigabit Ethernet interface",
+     ge_show_ips_stats, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface description", "description: Interface description", show_descriptions, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface counters", "counters: Interface counters", show_counters, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface", NULL, show_all, CMD_PIPE, 0, 0},

@@ -52,6 +52,8 @@ static void icmp_receive(void *ctx, int sw, const struct ipnet_pkt *pkt)
     struct icmp *ic = ctx;
     struct echo h;
     memcpy(&h, pkt->payload, sizeof h);
+    if (h.type == ECHO_REPLY || h.type == ECHO_REQUEST)
+        ipnet_icmp_count(ic->net, sw, pkt->dst, pkt->src, h.type == ECHO_REPLY ? IPNET_REPLY_IN : IPNET_ECHO_IN);
     if (h.type == ECHO_REPLY) {
         got_reply(ic, sw, pkt, &h);
         return;
@@ -63,7 +65,8 @@ static void icmp_receive(void *ctx, int sw, const struct ipnet_pkt *pkt)
     r.dst = pkt->src;
     h.type = ECHO_REPLY;
     memcpy(r.payload, &h, sizeof h);
-    ipnet_send(ic->net, sw, &r);
+    if (ipnet_send(ic->net, sw, &r))
+        ipnet_icmp_count(ic->net, sw, r.src, r.dst, IPNET_REPLY_OUT);
 }
 
 void ipnet_icmp_init(struct ipnet *net)
@@ -106,7 +109,8 @@ static void send_echo(engine_t *e, void *arg)
         p->sent++;
         h.sent_at = engine_now(e);
         memcpy(rq->pkt.payload, &h, sizeof h);
-        ipnet_send(rq->ic->net, p->sw, &rq->pkt);
+        if (ipnet_send(rq->ic->net, p->sw, &rq->pkt))
+            ipnet_icmp_count(rq->ic->net, p->sw, rq->pkt.src, rq->pkt.dst, IPNET_ECHO_OUT);
     }
     request_unlink(rq);
     free(rq);

@@ -23,6 +23,7 @@ struct ipport {
     bool bridge_seen;
     uint64_t tx_free_at;   /* the transmit serializer is busy until then */
     uint64_t in_pkts, in_bytes, out_pkts, out_bytes, frag_drops;
+    struct ipnet_ip_stats ip_st;
     struct ewma in_bits, in_frames, out_bits, out_frames;
 };
 
@@ -208,12 +209,16 @@ static void send_dgram(struct ipport *p, struct dgram *d)
     d->delivered = false;
     if (len > mtu && d->pkt.df) {
         p->frag_drops++;
+        p->ip_st.frag_fails++;
         d->alive = 1;
         dgram_end(p->net, d);
         return;
     }
     d->nfrags = len <= mtu ? 1 : (int)((data + chunk - 1) / chunk);
     d->alive = d->nfrags;
+    p->ip_st.out_dgrams++;
+    if (d->nfrags > 1)
+        p->ip_st.out_frags += (uint64_t)d->nfrags;
     for (int i = 0; i < d->nfrags; i++) {
         struct frame *f = pool_get(&p->net->frames);
         uint32_t left = data - (uint32_t)i * chunk;
@@ -224,11 +229,17 @@ static void send_dgram(struct ipport *p, struct dgram *d)
 }
 
 /* The switch's own IP stack: reassembly, then the datagram's protocol. */
-static void host_receive(struct ipport *q, struct frame *f)
+static void host_receive(struct ipport *q, struct frame *f, bool wire)
 {
     struct ipnet *net = q->net;
     struct dgram *d = f->d;
     bool complete = ++d->arrived == d->nfrags;
+    if (wire && d->nfrags > 1)
+        q->ip_st.in_frags++;
+    if (wire && complete) {
+        q->ip_st.in_dgrams++;
+        q->ip_st.reasm_ok += d->nfrags > 1;
+    }
     if (complete && net->proto[d->pkt.proto].fn) {
         struct ipnet_pkt pkt = d->pkt; /* the handler may send, recycling d */
         d->delivered = true;
@@ -256,7 +267,7 @@ static void arrive(engine_t *e, void *arg)
     if (q->pipe)
         netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
     else if (q->admin_up && q->has_ip && f->d->pkt.dst == q->ip)
-        host_receive(q, f);
+        host_receive(q, f, true);
     else
         frame_free(q->net, f);
 }
@@ -304,7 +315,7 @@ static void local_deliver(engine_t *e, void *arg)
 {
     (void)e;
     struct frame *f = arg;
-    host_receive(f->at, f);
+    host_receive(f->at, f, false);
 }
 
 bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt)
@@ -437,4 +448,24 @@ void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipne
                                     ewma_read(&p->in_frames, now, RATE_TAU_S),
                                     ewma_read(&p->out_bits, now, RATE_TAU_S),
                                     ewma_read(&p->out_frames, now, RATE_TAU_S)};
+}
+
+void ipnet_ip_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_ip_stats *st)
+{
+    struct ipport *p = port_at(net, sw, slot, port);
+    memset(st, 0, sizeof *st);
+    if (p)
+        *st = p->ip_st;
+}
+
+void ipnet_icmp_count(struct ipnet *net, int sw, uint32_t local, uint32_t remote, enum ipnet_icmp_count c)
+{
+    if (sw < 0 || sw >= net->nsw)
+        return;
+    struct ipport *p = local ? find_port(net, sw, local, false) : find_port(net, sw, remote, true);
+    if (!p)
+        return;
+    uint64_t *const ctr[] = {[IPNET_ECHO_IN] = &p->ip_st.echo_in, [IPNET_ECHO_OUT] = &p->ip_st.echo_out,
+                             [IPNET_REPLY_IN] = &p->ip_st.reply_in, [IPNET_REPLY_OUT] = &p->ip_st.reply_out};
+    (*ctr[c])++;
 }

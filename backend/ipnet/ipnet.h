@@ -105,6 +105,22 @@ struct ipnet_port_stats {
 };
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st);
 
+/* What `show ips stats ip|icmp` print: datagrams through the port's own
+ * IP stack (not those it forwards for a netsim bridge; MAC frames are the
+ * packets of ipnet_port_stats). The switch's own address is reached
+ * through the stack, not a port: its IP datagrams count on none, its
+ * ICMP messages on the port that owns the address. */
+struct ipnet_ip_stats {
+    uint64_t in_dgrams, in_frags, reasm_ok; /* delivered; fragments of a larger one */
+    uint64_t out_dgrams, out_frags, frag_fails; /* sent; created; too large with DF */
+    uint64_t echo_in, echo_out, reply_in, reply_out; /* ICMP */
+};
+void ipnet_ip_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_ip_stats *st);
+/* ICMP's count of an echo request or reply sent or received by the port
+ * of sw that owns `local` (when 0: the port that reaches `remote`). */
+enum ipnet_icmp_count { IPNET_ECHO_IN, IPNET_ECHO_OUT, IPNET_REPLY_IN, IPNET_REPLY_OUT };
+void ipnet_icmp_count(struct ipnet *net, int sw, uint32_t local, uint32_t remote, enum ipnet_icmp_count c);
+
 engine_t *ipnet_engine(struct ipnet *net);
 
 /* ICMP echo from switch sw to dst (backend/ipnet/icmp.c): `count` requests

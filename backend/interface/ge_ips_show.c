@@ -1,0 +1,63 @@
+/* `show ips stats {ip | icmp | mac | all} interface gigabitethernet S/P`:
+ * what the data plane counted on the port (docs/cli-behaviour.md). */
+#include "session.h"
+#include "lab/lab.h"
+#include "ge.h"
+#include "ipnet/ipnet.h"
+
+#define U(x) ((unsigned long long)(x))
+
+static void ip_block(struct session *s, int slot, int port)
+{
+    struct ipnet_ip_stats st;
+    ipnet_ip_stats(lab_ipnet(s->lab), s->sw, slot, port, &st);
+    cmd_printf(s, "Internet Protocol Statistics for port GigabitEthernet%d/%d\n", slot, port);
+    cmd_printf(s, "    %llu total received, %llu good, 0 error\n", U(st.in_dgrams), U(st.in_dgrams));
+    cmd_printf(s, "    %llu reassembly required, %llu reassembled ok, 0 dropped after timeout\n", U(st.in_frags),
+               U(st.reasm_ok));
+    cmd_printf(s, "    %llu packets sent, 0 outgoing dropped, 0 dropped no route\n", U(st.out_dgrams));
+    cmd_printf(s, "    %llu fragments created, %llu cannot fragment\n", U(st.out_frags), U(st.frag_fails));
+}
+
+static void icmp_block(struct session *s, int slot, int port)
+{
+    struct ipnet_ip_stats st;
+    ipnet_ip_stats(lab_ipnet(s->lab), s->sw, slot, port, &st);
+    cmd_printf(s, "ICMP Statistics for port GigabitEthernet%d/%d\n", slot, port);
+    cmd_printf(s, "  Message Stats:\n    %llu received, 0 errors, %llu sent, 0 errors\n",
+               U(st.echo_in + st.reply_in), U(st.echo_out + st.reply_out));
+    cmd_printf(s, "  Echo Request:\n    %llu received, %llu sent\n", U(st.echo_in), U(st.echo_out));
+    cmd_printf(s, "  Echo Reply:\n    %llu received, %llu sent\n", U(st.reply_in), U(st.reply_out));
+}
+
+static void mac_block(struct session *s, int slot, int port)
+{
+    struct ipnet_port_stats st;
+    ipnet_port_stats(lab_ipnet(s->lab), s->sw, slot, port, &st);
+    cmd_printf(s, "Ethernet MAC statistics for port GigabitEthernet%d/%d\n", slot, port);
+    cmd_printf(s, "  Hardware Transmit Counters\n    %llu frames %llu bytes\n"
+                  "    0 collisions, 0 late collisions, 0 excess collisions\n",
+               U(st.out_pkts), U(st.out_bytes));
+    cmd_printf(s, "  Hardware Receive Counters\n    %llu frames %llu bytes\n"
+                  "    0 runt, 0 jabber, 0 CRC, 0 length errors\n",
+               U(st.in_pkts), U(st.in_bytes));
+}
+
+int ge_show_ips_stats(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *p = arg_get(a, "port");
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port))
+        return cmd_error(s, "%% Invalid interface format");
+    bool all = arg_has(a, "all");
+    if (all || arg_has(a, "ip"))
+        ip_block(s, p->slot, p->port);
+    if (all)
+        cmd_printf(s, "\n");
+    if (all || arg_has(a, "icmp"))
+        icmp_block(s, p->slot, p->port);
+    if (all)
+        cmd_printf(s, "\n");
+    if (all || arg_has(a, "mac"))
+        mac_block(s, p->slot, p->port);
+    return 0;
+}
