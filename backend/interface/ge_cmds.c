@@ -223,7 +223,7 @@ const struct cmd_def ge_cmds[] = {
      "brief: Brief summary\ncounters: Interface counters\ndescription: Interface description", ge_show_interface,
      CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show ips stats {ip | icmp | mac | all} interface gigabitethernet <port:slot/port>",
-     "ips: IP Storage\nstats: Statistics\nip: IP statistics\nicmp: ICMP statistics\nmac: Ethernet MAC statistics\n"
+     "ips: IP storage services information\nstats: IP storage statistics\nip: IP statistics\nicmp: ICMP statistics\nmac: Ethernet MAC statistics\n"
      "all: All statistics\ninterface: Interface\ngigabitethernet: Gigabit Ethernet interface",
      ge_show_ips_stats, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface description", "description: Interface description", show_descriptions, CMD_PIPE, 0, 0},
