@@ -161,6 +161,8 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
 
 int ge_show_interface(struct session *s, const struct cmd_args *a);
 int ge_show_ips_stats(struct session *s, const struct cmd_args *a);
+int ge_show_ips_arp(struct session *s, const struct cmd_args *a);
+int ge_show_ips_route(struct session *s, const struct cmd_args *a);
 
 /* Every interface type of the registry, in list order. */
 static int show_all(struct session *s, const struct cmd_args *a)
@@ -226,6 +228,12 @@ const struct cmd_def ge_cmds[] = {
      "ips: IP storage services information\nstats: IP storage statistics\nip: IP statistics\nicmp: ICMP statistics\nmac: Ethernet MAC statistics\n"
      "all: All statistics\ninterface: Interface\ngigabitethernet: Gigabit Ethernet interface",
      ge_show_ips_stats, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show ips arp interface gigabitethernet <port:slot/port>",
+     "ips: IP storage services information\narp: ARP table\ninterface: Interface\n"
+     "gigabitethernet: Gigabit Ethernet interface", ge_show_ips_arp, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show ips ip route interface gigabitethernet <port:slot/port>",
+     "ips: IP storage services information\nip: IP information\nroute: Routing table\ninterface: Interface\n"
+     "gigabitethernet: Gigabit Ethernet interface", ge_show_ips_route, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface description", "description: Interface description", show_descriptions, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface counters", "counters: Interface counters", show_counters, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface", NULL, show_all, CMD_PIPE, 0, 0},

@@ -4,6 +4,7 @@
 #include "lab/lab.h"
 #include "ge.h"
 #include "ipnet/ipnet.h"
+#include <stdio.h>
 
 #define U(x) ((unsigned long long)(x))
 
@@ -59,5 +60,45 @@ int ge_show_ips_stats(struct session *s, const struct cmd_args *a)
         cmd_printf(s, "\n");
     if (all || arg_has(a, "mac"))
         mac_block(s, p->slot, p->port);
+    return 0;
+}
+
+/* The neighbours the port exchanged datagrams with (docs/ipnet.md), MACs
+ * as `show interface` prints the owner's. */
+int ge_show_ips_arp(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *p = arg_get(a, "port");
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port))
+        return cmd_error(s, "%% Invalid interface format");
+    struct ipnet_arp t[IPNET_ARP_MAX];
+    struct ipnet *net = lab_ipnet(s->lab);
+    int n = ipnet_arp_table(net, s->sw, p->slot, p->port, t);
+    uint64_t now = engine_now(ipnet_engine(net));
+    cmd_printf(s, "Protocol    Address          Age (min)  Hardware Addr   Type   Interface\n");
+    for (int i = 0; i < n; i++) {
+        char ip[20];
+        snprintf(ip, sizeof ip, "%u.%u.%u.%u", t[i].ip >> 24, t[i].ip >> 16 & 255, t[i].ip >> 8 & 255, t[i].ip & 255);
+        cmd_printf(s, "Internet    %-16s %9llu  0005.30%02x.%02x%02x  ARPA   GigabitEthernet%d/%d\n", ip,
+                   U((now - t[i].seen_ns) / 60000000000ULL), lab_switch_id(s->lab, t[i].sw), t[i].slot, t[i].port,
+                   p->slot, p->port);
+    }
+    return 0;
+}
+
+/* Only the port's connected subnet: the data plane routes nothing else. */
+int ge_show_ips_route(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *p = arg_get(a, "port");
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port))
+        return cmd_error(s, "%% Invalid interface format");
+    struct ge_conf c;
+    ge_get(s->lab, s->sw, p->slot, p->port, &c);
+    cmd_printf(s, "Codes: C - connected, S - static\n\nNo default gateway\n\n");
+    if (c.has_ip) {
+        uint32_t net = c.ip & c.mask;
+        int len = __builtin_popcount(c.mask);
+        cmd_printf(s, "C %u.%u.%u.%u/%d is directly connected, GigabitEthernet%d/%d\n", net >> 24, net >> 16 & 255,
+                   net >> 8 & 255, net & 255, len, p->slot, p->port);
+    }
     return 0;
 }

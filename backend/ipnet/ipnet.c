@@ -24,6 +24,8 @@ struct ipport {
     uint64_t tx_free_at;   /* the transmit serializer is busy until then */
     uint64_t in_pkts, in_bytes, out_pkts, out_bytes, frag_drops;
     struct ipnet_ip_stats ip_st;
+    struct ipnet_arp arp[IPNET_ARP_MAX];
+    int narp;
     struct ewma in_bits, in_frames, out_bits, out_frames;
 };
 
@@ -199,6 +201,39 @@ static void port_send(struct ipport *p, struct frame *f)
     engine_at(p->net->e, p->tx_free_at + IPNET_CABLE_DELAY_NS, arrive, f);
 }
 
+/* The port that owns ip, on any switch. */
+static struct ipport *owner(struct ipnet *net, uint32_t ip)
+{
+    int n = net->nsw * SLOTS * PORTS;
+    for (int i = 0; i < n; i++) {
+        struct ipport *p = &net->ports[i];
+        if (p->exists && p->has_ip && p->ip == ip)
+            return p;
+    }
+    return NULL;
+}
+
+/* What ARP would have taught p about ip: refreshed if known, else added
+ * when some port owns ip (in place of the oldest when full). */
+static void arp_learn(struct ipport *p, uint32_t ip)
+{
+    uint64_t now = engine_now(p->net->e);
+    int oldest = 0;
+    for (int i = 0; i < p->narp; i++) {
+        if (p->arp[i].ip == ip) {
+            p->arp[i].seen_ns = now;
+            return;
+        }
+        if (p->arp[i].seen_ns < p->arp[oldest].seen_ns)
+            oldest = i;
+    }
+    struct ipport *o = owner(p->net, ip);
+    if (!o)
+        return;
+    int at = p->narp < IPNET_ARP_MAX ? p->narp++ : oldest;
+    p->arp[at] = (struct ipnet_arp){ip, o->sw, o->slot, o->port, now};
+}
+
 /* The datagram's fragments (one frame when it fits the MTU), each carrying
  * IPNET_HEADER plus a multiple of 8 data bytes but the last. */
 static void send_dgram(struct ipport *p, struct dgram *d)
@@ -216,6 +251,7 @@ static void send_dgram(struct ipport *p, struct dgram *d)
     }
     d->nfrags = len <= mtu ? 1 : (int)((data + chunk - 1) / chunk);
     d->alive = d->nfrags;
+    arp_learn(p, d->pkt.dst);
     p->ip_st.out_dgrams++;
     if (d->nfrags > 1)
         p->ip_st.out_frags += (uint64_t)d->nfrags;
@@ -237,6 +273,7 @@ static void host_receive(struct ipport *q, struct frame *f, bool wire)
     if (wire && d->nfrags > 1)
         q->ip_st.in_frags++;
     if (wire && complete) {
+        arp_learn(q, d->pkt.src);
         q->ip_st.in_dgrams++;
         q->ip_st.reasm_ok += d->nfrags > 1;
     }
@@ -361,6 +398,8 @@ void ipnet_port_set(struct ipnet *net, int sw, int slot, int port, const struct 
         return;
     struct ipport *p = &net->ports[(sw * SLOTS + slot) * PORTS + port];
     p->exists = p->seen = true;
+    if (p->ip != c->ip || p->mask != c->mask || p->has_ip != c->has_ip)
+        p->narp = 0;
     p->admin_up = c->admin_up;
     p->has_ip = c->has_ip;
     p->ip = c->ip;
@@ -468,4 +507,13 @@ void ipnet_icmp_count(struct ipnet *net, int sw, uint32_t local, uint32_t remote
     uint64_t *const ctr[] = {[IPNET_ECHO_IN] = &p->ip_st.echo_in, [IPNET_ECHO_OUT] = &p->ip_st.echo_out,
                              [IPNET_REPLY_IN] = &p->ip_st.reply_in, [IPNET_REPLY_OUT] = &p->ip_st.reply_out};
     (*ctr[c])++;
+}
+
+int ipnet_arp_table(struct ipnet *net, int sw, int slot, int port, struct ipnet_arp out[IPNET_ARP_MAX])
+{
+    struct ipport *p = port_at(net, sw, slot, port);
+    if (!p)
+        return 0;
+    memcpy(out, p->arp, sizeof p->arp[0] * (size_t)p->narp);
+    return p->narp;
 }

@@ -121,6 +121,18 @@ void ipnet_ip_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_
 enum ipnet_icmp_count { IPNET_ECHO_IN, IPNET_ECHO_OUT, IPNET_REPLY_IN, IPNET_REPLY_OUT };
 void ipnet_icmp_count(struct ipnet *net, int sw, uint32_t local, uint32_t remote, enum ipnet_icmp_count c);
 
+/* The neighbours of a port (docs/ipnet.md: there is no ARP on the wire):
+ * each address it sent a datagram to or received one from, with the port
+ * that owns it (its MAC) and when it was last seen; the oldest entry makes
+ * room past IPNET_ARP_MAX, and a port's new address or mask forgets all. */
+#define IPNET_ARP_MAX 16
+struct ipnet_arp {
+    uint32_t ip;
+    int sw, slot, port; /* the owner */
+    uint64_t seen_ns;
+};
+int ipnet_arp_table(struct ipnet *net, int sw, int slot, int port, struct ipnet_arp out[IPNET_ARP_MAX]);
+
 engine_t *ipnet_engine(struct ipnet *net);
 
 /* ICMP echo from switch sw to dst (backend/ipnet/icmp.c): `count` requests
