@@ -23,6 +23,8 @@ int fcip_show_summary(struct session *s, const struct cmd_args *a);
 int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a);
 void fcip_show_brief(struct session *s);
 void fcip_show_interfaces(struct session *s);
+void fcip_show_descriptions(struct session *s);
+void fcip_show_counters(struct session *s);
 
 /* Its rows in the fcip command table. `show ips stats tcp` shows the
  * tunnels' connections, so it comes with the feature (iSCSI will add its

@@ -31,4 +31,6 @@ const struct feature fcip_feature = {
     .reconcile = fcip_engine_reconcile,
     .show_interfaces = fcip_show_interfaces,
     .show_brief = fcip_show_brief,
+    .show_descriptions = fcip_show_descriptions,
+    .show_counters = fcip_show_counters,
 };

@@ -231,6 +231,39 @@ static void brief_header(struct session *s)
 
 static void brief_row(void *ctx, const struct fcip_if_conf *ic);
 
+static void description_row(void *ctx, const struct fcip_if_conf *ic)
+{
+    struct session *s = ctx;
+    char name[16];
+    snprintf(name, sizeof name, "fcip%d", ic->id);
+    cmd_printf(s, "%-18s %s\n", name, ic->description[0] ? ic->description : "--");
+}
+
+/* Its rows of `show interface description` and blocks of `show interface
+ * counters` (the registry's hooks). */
+void fcip_show_descriptions(struct session *s)
+{
+    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+        fcip_ifs_each(s->lab, s->sw, description_row, s);
+}
+
+static void counters_each(void *ctx, const struct fcip_if_conf *ic)
+{
+    struct session *s = ctx;
+    struct view v;
+    view_get(s, ic->id, &v);
+    cmd_printf(s, "fcip%d\n", ic->id);
+    tcp_lines(s, &v);
+    counter_lines(s, &v);
+    cmd_printf(s, "\n");
+}
+
+void fcip_show_counters(struct session *s)
+{
+    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+        fcip_ifs_each(s->lab, s->sw, counters_each, s);
+}
+
 int fcip_show_interface(struct session *s, const struct cmd_args *a)
 {
     int id = (int)arg_num(a, "id", 0);
@@ -247,13 +280,10 @@ int fcip_show_interface(struct session *s, const struct cmd_args *a)
         tcp_lines(s, &v);
         counter_lines(s, &v);
     } else if (arg_has(a, "description")) {
-        struct view v;
-        view_get(s, id, &v);
         cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
                       "Interface          Description\n"
-                      "-------------------------------------------------------------------------------\n"
-                      "fcip%-14d %s\n",
-                   id, v.ic.description[0] ? v.ic.description : "--");
+                      "-------------------------------------------------------------------------------\n");
+        description_row(s, &ic);
     } else if (arg_has(a, "trunk")) {
         struct view v;
         view_get(s, id, &v);
