@@ -532,6 +532,7 @@ static void *clock_main(void *arg)
         }
         uint64_t wait = lab_wall_until(lab, next);
         wait = wait > CLOCK_SLICE_NS ? wait : CLOCK_SLICE_NS;
+        wait = wait < 3600 * ENGINE_NS_PER_SEC ? wait : 3600 * ENGINE_NS_PER_SEC; /* no timespec overflow */
         struct timespec at;
         clock_gettime(CLOCK_REALTIME, &at);
         uint64_t ns = (uint64_t)at.tv_nsec + wait;
