@@ -3,7 +3,7 @@
 #include "lex.h"
 #include "textwidth.h"
 #include "ifname.h"
-#include "lab/lab.h"
+#include "session_host.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,13 @@ enum { LINE_MAX_CHARS = 4096 };
 
 static struct grammar *grammar;
 static const struct cmd_def *const *tables;
+static const struct session_host *host;
+
+void session_use_host(const struct session_host *h)
+{
+    if (!host)
+        host = h;
+}
 
 void session_use_commands(const struct cmd_def *const *t)
 {
@@ -36,6 +43,8 @@ const struct grammar *session_grammar(void)
 
 void session_init(struct session *s, struct lab *lab, int sw, struct session_io io)
 {
+    if (!host)
+        abort(); /* a program bug: no lab gave the parser its host */
     memset(s, 0, sizeof *s);
     s->lab = lab;
     s->sw = sw;
@@ -52,7 +61,7 @@ void session_free(struct session *s) { sb_free(&s->out); }
 
 void session_prompt(const struct session *s, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s%s# ", lab_hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
+    snprintf(buf, n, "%s%s# ", host->hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
 }
 
 void cmd_printf(struct session *s, const char *fmt, ...)
@@ -88,11 +97,11 @@ bool cmd_confirm(struct session *s, const char *question)
         return true;
     }
     sb_printf(&s->out, "%s", question);
-    int depth = lab_pause(s->lab); /* a person thinking holds up no one */
+    int depth = host->pause(s->lab); /* a person thinking holds up no one */
     s->io.write(s->io.ctx, s->out.data, s->out.len);
     sb_clear(&s->out);
     bool yes = s->io.confirm(s->io.ctx, question);
-    lab_resume(s->lab, depth);
+    host->resume(s->lab, depth);
     return yes;
 }
 
@@ -101,7 +110,7 @@ static bool allowed(void *ctx, const struct cmd_def *cmd)
     struct session *s = ctx;
     if (cmd->iftypes && s->mode == MODE_IF && !(cmd->iftypes & (1u << s->ctx.if_type)))
         return false;
-    return !cmd->feature || lab_feature_enabled(s->lab, s->sw, cmd->feature);
+    return !cmd->feature || host->gate_enabled(s->lab, s->sw, cmd->feature);
 }
 
 static struct match_env env_for(struct session *s, enum mode m)
@@ -406,10 +415,10 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     enum mode was = s->mode;
     struct mode_ctx was_ctx = s->ctx;
     s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
-    lab_txn_begin(s->lab);
+    host->txn_begin(s->lab);
     rc = run_command(s, p[0].r.var->cmd, &p[0].r.args);
-    if (!lab_txn_end(s->lab, rc == 0)) {
-        cmd_error(s, "%% Lab database busy, nothing changed: %s", lab_store_error(s->lab));
+    if (!host->txn_end(s->lab, rc == 0)) {
+        cmd_error(s, "%% Lab database busy, nothing changed: %s", host->store_error(s->lab));
         rc = 1;
     }
     if (rc != 0) { /* a command that fails leaves the session where it was */
@@ -473,21 +482,21 @@ static bool wait_wall(struct session *s, uint64_t ns)
 
 bool cmd_wait_until(struct session *s, uint64_t t)
 {
-    if (s->stopped || t > LAB_TIME_MAX_NS) /* the lab's clock goes no further: stop there */
+    if (s->stopped || t > host->time_max_ns) /* the lab's clock goes no further: stop there */
         return false;
-    if (!lab_realtime(s->lab)) {
-        lab_advance_to(s->lab, t);
+    if (!host->realtime(s->lab)) {
+        host->advance_to(s->lab, t);
         return true;
     }
-    uint64_t ns = lab_wall_until(s->lab, t);
-    int depth = lab_pause(s->lab);
+    uint64_t ns = host->wall_until(s->lab, t);
+    int depth = host->pause(s->lab);
     if (!s->filtered)
         emit(s); /* unlocked: the pager may wait for a key */
     if (!s->stopped && !wait_wall(s, ns))
         s->stopped = true;
-    lab_resume(s->lab, depth);
+    host->resume(s->lab, depth);
     if (!s->stopped)
-        lab_advance_to(s->lab, t); /* the wall clock is rounded */
+        host->advance_to(s->lab, t); /* the wall clock is rounded */
     return !s->stopped;
 }
 
@@ -505,9 +514,9 @@ static bool account_ok(struct session *s) { return !s->check_account || s->check
 /* Its own buffer, not s->out: it may be called while a pager shows s->out. */
 bool session_account_ok(struct session *s)
 {
-    lab_lock(s->lab);
+    host->lock(s->lab);
     bool ok = account_ok(s);
-    lab_unlock(s->lab);
+    host->unlock(s->lab);
     if (!ok) {
         char msg[sizeof ACCOUNT_GONE + sizeof s->user + 1];
         snprintf(msg, sizeof msg, "\n" ACCOUNT_GONE, s->user); /* off the prompt it waits at */
@@ -520,8 +529,8 @@ bool session_account_ok(struct session *s)
 int session_exec(struct session *s, const char *line)
 {
     char prompt[128];
-    lab_lock(s->lab);
-    lab_tick(s->lab);
+    host->lock(s->lab);
+    host->tick(s->lab);
     session_prompt(s, prompt, sizeof prompt);
     sb_clear(&s->out);
     s->no_more = s->filtered = s->stopped = false;
@@ -535,8 +544,8 @@ int session_exec(struct session *s, const char *line)
         cmd_printf(s, ACCOUNT_GONE, s->user);
         s->closed = true;
     }
-    uint64_t behind = lab_wall_until(s->lab, lab_now(s->lab));
-    lab_unlock(s->lab);
+    uint64_t behind = host->wall_until(s->lab, host->now(s->lab));
+    host->unlock(s->lab);
     if (run_filters(s, &pl) != 0)
         rc = 1;
     if (behind && !s->stopped) /* a command ran the clock ahead of the wall */
@@ -655,7 +664,7 @@ void session_help(struct session *s, const char *line)
     char prompt[128];
     struct help_list h;
     size_t off;
-    lab_lock(s->lab);
+    host->lock(s->lab);
     session_prompt(s, prompt, sizeof prompt);
     sb_clear(&s->out);
     help_piece(s, line, &h, &off);
@@ -666,7 +675,7 @@ void session_help(struct session *s, const char *line)
     else
         print_help(s, &h);
     help_list_free(&h);
-    lab_unlock(s->lab);
+    host->unlock(s->lab);
     s->stopped = false;
     s->page_left = first_page(s);
     emit(s);
@@ -676,9 +685,9 @@ int session_complete(struct session *s, const char *line, char ***out)
 {
     struct help_list h;
     size_t off;
-    lab_lock(s->lab);
+    host->lock(s->lab);
     help_piece(s, line, &h, &off);
-    lab_unlock(s->lab);
+    host->unlock(s->lab);
     char **v = calloc((size_t)h.n + 1, sizeof *v);
     int n = 0;
     if (!v)

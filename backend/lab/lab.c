@@ -5,6 +5,7 @@
 #include "topology.h"
 #include "engine/engine.h"
 #include "session.h"
+#include "session_host.h"
 #include "ipnet/ipnet.h"
 #include <pthread.h>
 #include <signal.h>
@@ -219,6 +220,25 @@ void *lab_feature_state(struct lab *lab, const struct feature *f)
     return NULL;
 }
 
+/* What the parser's sessions use of a lab (parser/session_host.h). */
+static const struct session_host session_host = {
+    .lock = lab_lock,
+    .unlock = lab_unlock,
+    .txn_begin = lab_txn_begin,
+    .txn_end = lab_txn_end,
+    .store_error = lab_store_error,
+    .gate_enabled = lab_feature_enabled,
+    .hostname = lab_hostname,
+    .tick = lab_tick,
+    .now = lab_now,
+    .wall_until = lab_wall_until,
+    .realtime = lab_realtime,
+    .advance_to = lab_advance_to,
+    .time_max_ns = LAB_TIME_MAX_NS,
+    .pause = lab_pause,
+    .resume = lab_resume,
+};
+
 struct lab *lab_open(const char *path, char *err, size_t errlen)
 {
     bool created;
@@ -241,6 +261,7 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     load_switches(lab);
     load_clock(lab);
     session_use_commands(command_tables());
+    session_use_host(&session_host);
     engine_start(lab);
     stmt_cache_reset_all(lab->stmts);
     return lab;
