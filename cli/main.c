@@ -23,8 +23,11 @@ static const char usage[] =
     "\n"
     "  (none)                     console on the switch (stdin not a terminal: run\n"
     "                             the commands read from it and print the transcript)\n"
-    "  replay [--check] [--verify] [--stop-on-error] [--follow-prompts] FILE...\n"
-    "                             replay scripts or captured transcripts (- = stdin)\n"
+    "  replay [--check] [--verify] [--stop-on-error] [--strict-prompts] FILE...\n"
+    "                             replay scripts or captured transcripts (- = stdin);\n"
+    "                             a transcript's lines run in the modes their prompts\n"
+    "                             name, unless --strict-prompts or --verify (which\n"
+    "                             checks them; --follow-prompts: follow anyway)\n"
     "  lab create FILE            create the lab file (--db) from a lab topology FILE\n"
     "  lab list                   list the switches of the lab\n"
     "  lab show                   print the lab's topology: seed, switches, modules, cables\n"
@@ -75,11 +78,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"bind", required_argument, NULL, 'B'},   {"telnet-port", required_argument, NULL, 'T'},
         {"ssh-port", required_argument, NULL, 'S'}, {"speed", required_argument, NULL, 'V'},
         {"idle-timeout", required_argument, NULL, 'I'}, {"follow-prompts", no_argument, NULL, 'F'},
+        {"strict-prompts", no_argument, NULL, 'P'},
         {NULL, 0, NULL, 0},
     };
     int c;
     lab_default_path(o->db, sizeof o->db);
     o->serve = (struct serve_opts)SERVE_DEFAULTS;
+    int follow = -1; /* --follow-prompts 1, --strict-prompts 0, neither -1 */
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'd': snprintf(o->db, sizeof o->db, "%s", optarg); break;
@@ -87,7 +92,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'c': o->replay.check = true; break;
         case 'v': o->replay.verify = true; break;
         case 'e': o->replay.stop_on_error = true; break;
-        case 'F': o->replay.follow_prompts = true; break;
+        case 'F': follow = 1; break;
+        case 'P': follow = 0; break;
         case 'h': fputs(usage, stdout); exit(0);
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
@@ -103,6 +109,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         default: return -1;
         }
     }
+    /* A transcript's prompt names its switch and its mode: its lines run
+     * there, unless --strict-prompts, or --verify (which checks the prompts
+     * the switch prints) without --follow-prompts. */
+    o->replay.follow_prompts = follow == 1 || (follow == -1 && !o->replay.verify);
     return optind;
 }
 

@@ -181,8 +181,8 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
     return true;
 }
 
-/* Without --follow-prompts: a prompt naming another mode than the
- * session's, reported once per file. */
+/* With --strict-prompts: a prompt naming another mode than the session's,
+ * reported once per file. */
 static void check_prompt_mode(struct replay *r, struct session *s, const char *file, int ln, const char *line,
                               const char *cmd)
 {
@@ -192,7 +192,7 @@ static void check_prompt_mode(struct replay *r, struct session *s, const char *f
     r->hinted = true;
     fprintf(r->err,
             "%s:%d: the prompt says %s mode but the session is in %s mode (reported once per file); "
-            "replay --follow-prompts runs each line in its prompt's mode\n",
+            "without --strict-prompts replay runs each line in its prompt's mode\n",
             file, ln, name, mode_info(s->mode)->name);
 }
 

@@ -10,7 +10,7 @@ struct replay_opts {
     bool check;         /* run, print, then undo every change */
     bool stop_on_error;
     bool verify;        /* compare output with the transcript's own lines */
-    bool follow_prompts; /* run each line in the mode its prompt names (docs/replay.md) */
+    bool follow_prompts; /* run each line in the mode its prompt names (docs/replay.md); the default */
     int start_switch;   /* where plain script lines run first */
     /* For a replay run by the lab's owner for an attached mdsim: where
      * the transcript and the errors go (NULL: stdout, stderr), and how a

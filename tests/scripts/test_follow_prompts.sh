@@ -1,10 +1,10 @@
 #!/bin/sh
-# replay --follow-prompts (docs/replay.md):
+# replay follows a transcript's prompts (docs/replay.md):
 # - the reference capture (tests/captures/seed-lab-capture.txt) on a fresh
-#   lab: without the option its config lines fail at exec, with one hint on
-#   stderr; with it, every line runs in its prompt's mode and the only
-#   failure is the fcping a real switch refuses too (VSAN 100 is never
-#   created in the capture's vsan database);
+#   lab: by default (and with --follow-prompts) every line runs in its
+#   prompt's mode and the only failure is the fcping a real switch refuses
+#   too (VSAN 100 is never created in the capture's vsan database); with
+#   --strict-prompts its config lines fail at exec, with one hint on stderr;
 # - a crafted transcript: each move (exec -> config, sub-mode -> exec by
 #   end, re-entering a remembered interface, sub-mode -> sub-mode, exec-side
 #   san-ext modes) and each mode that cannot be reached, line skipped.
@@ -17,17 +17,22 @@ trap 'rm -rf "$dir"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# ---- the capture, without and with the option ----
-"$mdsim" --db "$dir/a.db" replay "$capture" > "$dir/a.out" 2> "$dir/a.err"
+# ---- the capture: strict, by default, and with --follow-prompts ----
+"$mdsim" --db "$dir/a.db" replay --strict-prompts "$capture" > "$dir/a.out" 2> "$dir/a.err"
 rc=$?
 [ $rc = 1 ] || fail "without the option: exit $rc, want 1"
-[ "$(grep -c 'replay --follow-prompts runs each line' "$dir/a.err")" = 1 ] ||
+[ "$(grep -c 'without --strict-prompts replay runs each line' "$dir/a.err")" = 1 ] ||
     fail "without the option: the hint is not given once: $(head -3 "$dir/a.err")"
 grep -q "seed-lab-capture.txt:22: the prompt says config mode but the session is in exec mode" "$dir/a.err" ||
     fail "without the option: no hint at line 22: $(head -1 "$dir/a.err")"
 n=$(grep -c 'Invalid command' "$dir/a.err")
 [ "$n" -ge 50 ] || fail "without the option: only $n lines in the wrong mode failed"
 
+"$mdsim" --db "$dir/e.db" replay "$capture" > "$dir/e.out" 2> "$dir/e.err"
+rc=$?
+[ $rc = 1 ] || fail "by default: exit $rc, want 1"
+printf '%s\n' "$capture:97: % vsan 100 is not configured" | cmp -s - "$dir/e.err" ||
+    fail "by default: stderr is not the one fcping refusal: $(head -3 "$dir/e.err")"
 "$mdsim" --db "$dir/b.db" replay --follow-prompts "$capture" > "$dir/b.out" 2> "$dir/b.err"
 rc=$?
 [ $rc = 1 ] || fail "with the option: exit $rc, want 1"
@@ -86,8 +91,8 @@ grep -q 'Internet Address is 10.1.1.1' "$dir/c.out" || fail "moves: (config-prof
 grep -qx 'GigabitEthernet2/2 10:00:00:00:00:00:00:01 11:11:11:11:11:11:11:11 100' "$dir/c.out" ||
     fail "moves: (san-ext) was not entered from config"
 grep -q 'Enter configuration commands' "$dir/c.out" && fail "moves: a move's output is in the transcript"
-"$mdsim" --db "$dir/c.db" replay --verify "$dir/moves.txt" > /dev/null 2> "$dir/d.err"
-n=$(grep -c 'replay --follow-prompts runs each line' "$dir/d.err")
+"$mdsim" --db "$dir/c.db" replay --strict-prompts --verify "$dir/moves.txt" > /dev/null 2> "$dir/d.err"
+n=$(grep -c 'without --strict-prompts replay runs each line' "$dir/d.err")
 [ "$n" = 1 ] || fail "--verify without the option: the hint given $n times"
 
 [ $fails = 0 ] || exit 1
