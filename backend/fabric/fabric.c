@@ -87,7 +87,6 @@ void fabric_free(struct fabric *fab)
     free(fab);
 }
 
-engine_t *fabric_engine(struct fabric *fab) { return fab->e; }
 
 struct fc_frame *fabric_frame_new(struct fabric *fab)
 {

@@ -30,7 +30,6 @@ struct fabric;
 
 struct fabric *fabric_new(engine_t *e, int nswitches);
 void fabric_free(struct fabric *fab);
-engine_t *fabric_engine(struct fabric *fab);
 
 /* Frames come from the fabric's pool and go back to it. */
 struct fc_frame *fabric_frame_new(struct fabric *fab);
