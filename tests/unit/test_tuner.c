@@ -236,13 +236,8 @@ static double read_mibps(enum fcip_compression comp, const unsigned char *data, 
 /* G16: incompressible data gains nothing from mode3 (at most 5 %). */
 START_TEST(g16_random_data_does_not_compress)
 {
-    static unsigned char noise[65536];
-    uint64_t x = 88172645463325252ull;
-    for (size_t i = 0; i < sizeof noise; i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        noise[i] = (unsigned char)(x >> 32);
-    }
-    double plain = read_mibps(FCIP_COMP_OFF, NULL, 0), random = read_mibps(FCIP_COMP_MODE3, noise, sizeof noise),
+    const struct fc_pattern *noise = fc_pattern_random();
+    double plain = read_mibps(FCIP_COMP_OFF, NULL, 0), random = read_mibps(FCIP_COMP_MODE3, noise->sample, noise->len),
            zeros = read_mibps(FCIP_COMP_MODE3, NULL, 0);
     printf("G16: reads at 10 Mb/s: %.3f MiB/s plain, %.3f mode3 random, %.3f mode3 zeros\n", plain, random, zeros);
     ck_assert_msg(random <= 1.05 * plain, "random %.3f > 1.05 x plain %.3f", random, plain);
