@@ -47,6 +47,11 @@ struct fabric {
     struct fabric_stats st;
 };
 
+void fabric_wwn_text(const uint8_t w[8], char out[24])
+{
+    snprintf(out, 24, "%02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+}
+
 struct fabric *fabric_new(engine_t *e, int nswitches)
 {
     struct fabric *fab = calloc(1, sizeof *fab);

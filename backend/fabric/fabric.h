@@ -28,6 +28,9 @@
 struct fabric;
 
 
+/* A WWN as the switch prints it: lower-case hh:hh:hh:hh:hh:hh:hh:hh. */
+void fabric_wwn_text(const uint8_t w[8], char out[24]);
+
 struct fabric *fabric_new(engine_t *e, int nswitches);
 void fabric_free(struct fabric *fab);
 

@@ -19,18 +19,15 @@ static struct fabric *fabric_of(struct session *s)
     return lab_feature_state(s->lab, &fabric_feature);
 }
 
-static void wwn_str(const uint8_t w[8], char *buf, size_t n)
-{
-    snprintf(buf, n, "%02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
-}
-
 /* The destination: an FCID typed in hex, or a pWWN the name server knows. */
 static int destination(struct session *s, const struct cmd_args *a, struct fabric *fab, int vsan, uint32_t *d_id,
                        char *shown, size_t n)
 {
     const struct cmd_arg *w = arg_get(a, "wwn");
     if (w) {
-        wwn_str(w->wwn, shown, n);
+        char text[24];
+        fabric_wwn_text(w->wwn, text);
+        snprintf(shown, n, "%s", text);
         if (!fabric_lookup(fab, s->sw, vsan, w->wwn, d_id))
             return cmd_error(s, "%% pWWN %s is not in the name server of vsan %d", shown, vsan);
         return 0;
@@ -162,8 +159,8 @@ static int show_flogi(struct session *s, const struct cmd_args *a)
     cmd_printf(s, "%sINTERFACE        VSAN    FCID           PORT NAME               NODE NAME\n%s", rule, rule);
     for (int i = 0; i < l.n; i++) {
         char pw[32], nw[32], fcid[16];
-        wwn_str(l.v[i].pwwn, pw, sizeof pw);
-        wwn_str(l.v[i].nwwn, nw, sizeof nw);
+        fabric_wwn_text(l.v[i].pwwn, pw);
+        fabric_wwn_text(l.v[i].nwwn, nw);
         snprintf(fcid, sizeof fcid, "0x%06x", l.v[i].fcid);
         cmd_printf(s, "%-16s %-5d %-9s %s %s\n", l.v[i].ifname, l.v[i].vsan, fcid, pw, nw);
     }
@@ -186,7 +183,7 @@ static int show_fcns(struct session *s, const struct cmd_args *a)
                    i ? "\n" : "", vsan, rule, rule);
         for (; k < l.n && l.v[k].vsan == vsan; k++) {
             char pw[32], fcid[16];
-            wwn_str(l.v[k].pwwn, pw, sizeof pw);
+            fabric_wwn_text(l.v[k].pwwn, pw);
             snprintf(fcid, sizeof fcid, "0x%06x", l.v[k].fcid);
             cmd_printf(s, "%-11s N     %s %-16s%s\n", fcid, pw, "", l.v[k].fc4);
         }

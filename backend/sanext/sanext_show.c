@@ -6,6 +6,7 @@
 #include "sanext.h"
 #include "sanext_store.h"
 #include "tuner.h"
+#include "fabric/fabric.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -15,8 +16,8 @@ static void nport_line(void *ctx, const struct sanext_nport_row *r)
 {
     struct session *s = ctx;
     char n[24], p[24];
-    wwn_text(r->nwwn, n);
-    wwn_text(r->pwwn, p);
+    fabric_wwn_text(r->nwwn, n);
+    fabric_wwn_text(r->pwwn, p);
     cmd_printf(s, "GigabitEthernet%d/%d %s %s %d\n", r->slot, r->port, n, p, r->vsan);
 }
 
@@ -38,8 +39,8 @@ static void counters(struct session *s, const struct sanext_nport_row *r)
     struct tuner_counters c;
     char n[24], p[24];
     tuner_counters(sanext_tuner(s->lab), s->sw, r->pwwn, r->vsan, &c);
-    wwn_text(r->nwwn, n);
-    wwn_text(r->pwwn, p);
+    fabric_wwn_text(r->nwwn, n);
+    fabric_wwn_text(r->pwwn, p);
     uint64_t done = c.reads + c.writes;
     int reads = done ? (int)((c.reads * 100 + done / 2) / done) : 0;
     cmd_printf(s, "Statistics for nport\nNode name %s Port name %s\n", n, p);
@@ -63,7 +64,7 @@ static void cmd_line(void *ctx, const struct sanext_cmd_row *r)
     static const char *const ops[] = {"read", "write", "tape-read", "tape-write"};
     struct session *s = ctx;
     char t[24], k[32];
-    wwn_text(r->target, t);
+    fabric_wwn_text(r->target, t);
     if (r->transactions)
         snprintf(k, sizeof k, "num-transactions %lld", r->transactions);
     else
@@ -86,8 +87,8 @@ int sanext_show_nport(struct session *s, const struct cmd_args *a)
     struct tuner_counters c;
     char n[24], w[24];
     tuner_counters(sanext_tuner(s->lab), s->sw, r.pwwn, r.vsan, &c);
-    wwn_text(r.nwwn, n);
-    wwn_text(r.pwwn, w);
+    fabric_wwn_text(r.nwwn, n);
+    fabric_wwn_text(r.pwwn, w);
     cmd_printf(s, "nport %s (node %s) in vsan %d on GigabitEthernet%d/%d, FCID 0x%06x\n", w, n, r.vsan, r.slot,
                r.port, c.fcid);
     cmd_printf(s, "Data pattern: %s\n", r.pattern[0] ? r.pattern : "all zeros (default)");

@@ -1,14 +1,10 @@
 /* The tuner's state in the store (schema/008_sanext.sql). */
 #include "sanext_store.h"
 #include "lab/lab.h"
+#include "fabric/fabric.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void wwn_text(const uint8_t w[8], char out[24])
-{
-    snprintf(out, 24, "%02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
-}
 
 bool wwn_parse(const char *text, uint8_t w[8])
 {
@@ -29,7 +25,7 @@ static sqlite3_stmt *nport_stmt(struct lab *lab, const char *sql, int sw, const 
 {
     char w[24];
     sqlite3_stmt *st = lab_stmt(lab, sql);
-    wwn_text(pwwn, w);
+    fabric_wwn_text(pwwn, w);
     sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
     sqlite3_bind_text(st, 2, w, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 3, vsan);
@@ -48,7 +44,7 @@ bool sanext_nwwn(struct lab *lab, int sw, uint8_t w[8])
 void sanext_nwwn_set(struct lab *lab, int sw, const uint8_t w[8])
 {
     char t[24];
-    wwn_text(w, t);
+    fabric_wwn_text(w, t);
     sqlite3_stmt *st = lab_stmt(lab, "INSERT OR REPLACE INTO sanext_node VALUES (?, ?)");
     sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
     sqlite3_bind_text(st, 2, t, -1, SQLITE_TRANSIENT);
@@ -84,7 +80,7 @@ void sanext_nport_add(struct lab *lab, int sw, const struct sanext_nport_row *r)
     static const char *const q = "INSERT INTO sanext_nport VALUES (?1, ?2, ?3, ?4, ?5, ?6, NULL)";
     char n[24];
     sqlite3_stmt *st = nport_stmt(lab, q, sw, r->pwwn, r->vsan);
-    wwn_text(r->nwwn, n);
+    fabric_wwn_text(r->nwwn, n);
     sqlite3_bind_text(st, 4, n, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 5, r->slot);
     sqlite3_bind_int(st, 6, r->port);
@@ -143,7 +139,7 @@ void sanext_cmd_add(struct lab *lab, int sw, const uint8_t pwwn[8], int vsan, co
         " (SELECT coalesce(max(start), 0) + 1 FROM sanext_cmd WHERE switch_id = ?1))";
     char t[24];
     sqlite3_stmt *st = nport_stmt(lab, q, sw, pwwn, vsan);
-    wwn_text(r->target, t);
+    fabric_wwn_text(r->target, t);
     sqlite3_bind_int(st, 4, r->id);
     sqlite3_bind_int(st, 5, r->op);
     sqlite3_bind_text(st, 6, t, -1, SQLITE_TRANSIENT);

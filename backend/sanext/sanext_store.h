@@ -21,7 +21,6 @@ struct sanext_cmd_row {
     long long start;
 };
 
-void wwn_text(const uint8_t w[8], char out[24]);
 bool wwn_parse(const char *text, uint8_t w[8]);
 
 /* The switch's node WWN; false when `nwwn` was never given. */
