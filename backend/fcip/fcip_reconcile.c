@@ -33,6 +33,7 @@ static void tcp_from_profile(const struct fcip_profile_conf *p, struct tcp_param
     t->min_rto_ns = (uint64_t)p->min_rto_ms * ENGINE_NS_PER_MS;
     t->keepalive_ns = (uint64_t)p->keepalive_s * ENGINE_NS_PER_SEC;
     t->send_buffer_bytes = p->send_buf_bytes;
+    t->max_jitter_ns = (uint64_t)p->max_jitter_us * ENGINE_NS_PER_US;
 }
 
 struct apply_ctx {

@@ -376,6 +376,9 @@ static void drain(struct endpoint *ep)
             t->st.cf_bytes_out += fc_frame_bytes(f);
         }
     }
+    /* While the compressor still holds frames, its small outputs share
+     * segments instead of each leaving as a packet of its own. */
+    tcp_set_cork(ep->c, ep->head != NULL);
     if (ep->head && (!ep->drain || ep->drain_at != ep->head->carrier_at)) {
         if (ep->drain)
             engine_cancel(ep->fe->e, ep->drain);

@@ -60,6 +60,10 @@
 /* Receive window every endpoint advertises: the FC side always drains, so
  * the receiver never limits (window scaling assumed). */
 #define TCP_RCV_WND (64u * 1024u * 1024u)
+#define TCP_BW_ROUNDS 10u                     /* delivery-rate samples kept */
+#define TCP_MIN_RTT_WIN_NS (10ULL * ENGINE_NS_PER_SEC)
+#define TCP_SHAPER_QUEUE_SEGS 3u  /* our segments queued on the path before the shaper slows (Vegas' beta) */
+#define TCP_PACE_MIN_BPS 64000ULL                /* the shaper never goes slower */
 
 enum tcp_flag {
     TCP_SYN = 1,
@@ -107,6 +111,8 @@ struct tcp_params {
     uint64_t keepalive_ns;     /* 1 s .. 7200 s */
     uint32_t send_buffer_bytes;/* 0 .. 8192 KB */
     uint32_t mss;              /* TCP_MSS_MIN .. TCP_MSS_MAX; MTU - 52 */
+    uint64_t max_jitter_ns;    /* 0 .. 10 ms: RTT rise above the path's minimum
+                                * that is jitter, not queueing (the shaper) */
 };
 
 /* The profile defaults: 1 Gb/s, 500 Mb/s, 1 ms, CWM on 50 KB, SACK on,
@@ -188,6 +194,9 @@ const struct tcp_params *tcp_get_params(const tcp_conn *c);
 bool tcp_send(tcp_conn *c, uint32_t len, void *rec);
 /* Bytes tcp_send would accept now (0 when it would refuse any). */
 uint64_t tcp_send_room(const tcp_conn *c);
+/* The writer has more records on their way (MSG_MORE): while corked, a
+ * segment shorter than the MSS waits for more data; uncorking sends it. */
+void tcp_set_cork(tcp_conn *c, bool on);
 
 /* Feed a segment from the IP layer. Consumes the segment's reference. */
 void tcp_input(tcp_conn *c, const struct tcp_seg *seg);
@@ -203,6 +212,9 @@ struct tcp_stats {
     uint64_t cwnd, ssthresh;      /* bytes; cwnd includes the floor */
     uint64_t mws;                 /* window cap in force, bytes */
     uint64_t w_floor;             /* min-available floor, bytes */
+    uint64_t pace_bps;            /* the shaper's rate in force (L2 bits/s) */
+    uint64_t min_rtt_ns;          /* the path's RTT without queueing, as seen */
+    uint64_t bw_est;              /* delivery rate estimate, payload bytes/s */
     uint64_t peer_wnd;            /* last window the peer advertised */
     uint64_t mss;                 /* send MSS in force */
     uint64_t flight;              /* snd_max - snd_una */

@@ -30,6 +30,7 @@ void tcp_params_default(struct tcp_params *p)
     p->keepalive_ns = 60 * ENGINE_NS_PER_SEC;
     p->send_buffer_bytes = 0;
     p->mss = 1448;
+    p->max_jitter_ns = 1000 * ENGINE_NS_PER_US;
 }
 
 int tcp_params_check(const struct tcp_params *p)
@@ -42,7 +43,8 @@ int tcp_params_check(const struct tcp_params *p)
               p->min_rto_ns >= 50 * ENGINE_NS_PER_MS && p->min_rto_ns <= 5 * ENGINE_NS_PER_SEC &&
               p->keepalive_ns >= ENGINE_NS_PER_SEC && p->keepalive_ns <= 7200 * ENGINE_NS_PER_SEC &&
               p->send_buffer_bytes <= 8192u * 1024u &&
-              p->mss >= TCP_MSS_MIN && p->mss <= TCP_MSS_MAX;
+              p->mss >= TCP_MSS_MIN && p->mss <= TCP_MSS_MAX &&
+              p->max_jitter_ns <= 10 * ENGINE_NS_PER_MS;
     return ok ? 0 : -1;
 }
 
@@ -177,6 +179,7 @@ tcp_conn *tcp_conn_new(engine_t *e, const char *name, const struct tcp_params *p
     c->ssthresh = UINT64_MAX / 4;
     c->peer_wnd = TCP_RCV_WND;
     tcp_derive(c);
+    tcp_shaper_update(c);
     c->rto_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, rto_event };
     c->delack_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, tcp_delack_event };
     c->ka_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, ka_event };
@@ -358,10 +361,9 @@ int tcp_set_params(tcp_conn *c, const struct tcp_params *p)
     } else if (p->mss < c->mss) {
         c->mss = p->mss;
     }
-    if (p->max_bw_bps != c->p.max_bw_bps)
-        c->pace_rem = 0;        /* the carry is in units of the old rate */
     c->p = *p;
     tcp_derive(c);
+    tcp_shaper_update(c);
     tcp_rto_refresh(c);
     if (c->ka_t.deadline != ENGINE_TIME_NEVER && c->ka_probes == 0)
         tcp_timer_arm(c, &c->ka_t, c->last_rx + p->keepalive_ns);
@@ -512,6 +514,9 @@ void tcp_stats_get(const tcp_conn *c, struct tcp_stats *out)
     out->cwnd = tcp_cwnd_now(c);
     out->ssthresh = c->ssthresh;
     out->mws = tcp_mws(c);
+    out->pace_bps = c->pace_bps;
+    out->min_rtt_ns = c->min_rtt;
+    out->bw_est = tcp_bw_est(c);
     out->w_floor = tcp_w_floor(c);
     out->peer_wnd = c->peer_wnd;
     out->mss = c->mss;

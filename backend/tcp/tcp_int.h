@@ -60,9 +60,16 @@ struct tcp_conn {
     uint32_t reno_sacked;        /* NewReno: dupACKs as segments that left */
     uint64_t peer_wnd;
     uint64_t pace_next, pace_rem;
+    uint64_t pace_bps;           /* the shaper: max_bw, or less while the path queues */
+    uint64_t delivered;          /* payload bytes ACKed or SACKed, each once */
+    uint64_t round_t0, round_d0; /* the delivery-rate round: start, delivered then */
+    uint64_t bw_ring[TCP_BW_ROUNDS]; /* the last rounds' rates, bytes/s */
+    uint32_t bw_i;
+    uint64_t min_rtt, min_rtt_at; /* the least RTT sample of the last 10 s, when */
     uint64_t last_data_tx;
     bool sent_data;
     bool want_writable;
+    bool cork;                   /* the writer has more coming: no partial segment */
 
     /* ---- receiver ---- */
     uint64_t rcv_nxt;
@@ -104,6 +111,10 @@ void tcp_derive(tcp_conn *c);
 uint64_t tcp_mws(const tcp_conn *c);
 uint64_t tcp_w_floor(const tcp_conn *c);
 uint64_t tcp_cwnd_now(const tcp_conn *c);
+/* The shaper (docs/tcp-shaper.md): the pacing rate from the profile, the
+ * RTT samples and the delivery rate. */
+void tcp_shaper_update(tcp_conn *c);
+uint64_t tcp_bw_est(const tcp_conn *c);
 void tcp_rtt_sample(tcp_conn *c, uint64_t rtt_ns);
 /* Recompute the RTO from srtt/rttvar (new minimum), unless backed off. */
 void tcp_rto_refresh(tcp_conn *c);

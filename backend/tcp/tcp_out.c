@@ -82,6 +82,11 @@ static void rto_update(tcp_conn *c)
  * for retransmitted segments too, so Karn's rule is not needed. */
 void tcp_rtt_sample(tcp_conn *c, uint64_t r)
 {
+    uint64_t now = engine_now(c->e);
+    if (c->min_rtt == 0 || r <= c->min_rtt || now - c->min_rtt_at > TCP_MIN_RTT_WIN_NS) {
+        c->min_rtt = r;
+        c->min_rtt_at = now;
+    }
     if (!c->have_rtt) {
         c->srtt = r;
         c->rttvar = r / 2;
@@ -93,6 +98,58 @@ void tcp_rtt_sample(tcp_conn *c, uint64_t r)
     }
     rto_update(c);
     tcp_derive(c);
+    tcp_shaper_update(c);
+}
+
+/* ---- the shaper ----------------------------------------------------------
+ * Segments leave at max-bandwidth while the smoothed RTT stays within
+ * max-jitter of the path's minimum. A larger RTT is a queue on the path,
+ * so the shaper slows to 5/4 of the rate the path delivered lately: enough
+ * to find more room, not enough to pour a window into a queue
+ * (docs/tcp-shaper.md). */
+
+uint64_t tcp_bw_est(const tcp_conn *c)
+{
+    uint64_t bw = 0;
+    for (uint32_t i = 0; i < TCP_BW_ROUNDS; i++)
+        bw = max64(bw, c->bw_ring[i]);
+    return bw;
+}
+
+void tcp_shaper_update(tcp_conn *c)
+{
+    uint64_t rate = c->p.max_bw_bps, bw = tcp_bw_est(c);
+    uint64_t base = c->min_rtt + c->p.max_jitter_ns;
+    uint64_t queued = c->srtt > base ? tcp_muldiv(c->srtt - base, bw, ENGINE_NS_PER_SEC) : 0;
+    if (queued > TCP_SHAPER_QUEUE_SEGS * (uint64_t)c->mss) {
+        /* payload bytes/s to L2 bits/s, as the pacer counts, with 5/4 gain */
+        uint64_t l2 = tcp_muldiv(bw, 10ull * (c->mss + TCP_HDR_BYTES + TCP_PACE_L2_OVERHEAD), c->mss);
+        rate = min64(rate, max64(l2, TCP_PACE_MIN_BPS));
+    }
+    if (rate != c->pace_bps) {
+        c->pace_bps = rate;
+        c->pace_rem = 0;        /* the carry is in units of the old rate */
+    }
+}
+
+/* One delivery-rate sample per round of at least the path's RTT: bytes
+ * newly ACKed or SACKed over the round's time, so a cumulative ACK that
+ * fills a hole counts only the retransmission, not what was SACKed before. */
+static void rate_sample(tcp_conn *c, uint64_t now)
+{
+    if (c->round_t0 == 0 || !c->have_rtt) {
+        c->round_t0 = now;
+        c->round_d0 = c->delivered;
+        return;
+    }
+    uint64_t dt = now - c->round_t0;
+    if (dt < max64(c->min_rtt, ENGINE_NS_PER_MS))
+        return;
+    c->bw_ring[c->bw_i] = tcp_muldiv(c->delivered - c->round_d0, ENGINE_NS_PER_SEC, dt);
+    c->bw_i = (c->bw_i + 1) % TCP_BW_ROUNDS;
+    c->round_t0 = now;
+    c->round_d0 = c->delivered;
+    tcp_shaper_update(c);
 }
 
 void tcp_rto_refresh(tcp_conn *c)
@@ -217,6 +274,8 @@ static bool pick(tcp_conn *c, struct pick *k, uint32_t room)
     uint64_t wnd = min64(tcp_mws(c), c->peer_wnd);
     if (c->snd_max < c->snd_end) {
         uint32_t len = (uint32_t)min64(room, c->snd_end - c->snd_max);
+        if (c->cork && len < room)
+            return false;       /* more is coming: wait for a full segment */
         *k = (struct pick){ c->snd_max, len, false, false };
         return c->snd_max + len - c->snd_una <= wnd && pipe + len <= cwnd;
     }
@@ -230,8 +289,8 @@ static bool pick(tcp_conn *c, struct pick *k, uint32_t room)
 static uint64_t pace_ns(tcp_conn *c, uint32_t ip_len)
 {
     uint64_t num = (uint64_t)(ip_len + TCP_PACE_L2_OVERHEAD) * 8 * ENGINE_NS_PER_SEC + c->pace_rem;
-    c->pace_rem = num % c->p.max_bw_bps;
-    return num / c->p.max_bw_bps;
+    c->pace_rem = num % c->pace_bps;
+    return num / c->pace_bps;
 }
 
 static void send_pick(tcp_conn *c, const struct pick *k, uint64_t now)
@@ -352,6 +411,15 @@ bool tcp_send(tcp_conn *c, uint32_t len, void *rec)
     c->snd_end += len;
     tcp_output(c);
     return true;
+}
+
+void tcp_set_cork(tcp_conn *c, bool on)
+{
+    if (c->cork == on)
+        return;
+    c->cork = on;
+    if (!on)
+        tcp_output(c);
 }
 
 void tcp_check_writable(tcp_conn *c)
@@ -493,6 +561,7 @@ void tcp_process_ack(tcp_conn *c, const struct tcp_seg *seg)
     if (ack > c->snd_max || ack < c->snd_una)
         return;                 /* not for anything sent, or stale */
     c->peer_wnd = seg->window;
+    uint64_t una0 = c->snd_una, sacked0 = c->sacked.bytes;
     if (c->sack_ok) {
         for (uint8_t i = 0; i < seg->n_sack && i < TCP_SACK_MAX; i++) {
             uint64_t s = max64(seg->sack[i].start, ack), e = min64(seg->sack[i].end, c->snd_max);
@@ -509,6 +578,8 @@ void tcp_process_ack(tcp_conn *c, const struct tcp_seg *seg)
         if (!c->sack_ok && c->reno_sacked + 1 < segs_out)
             c->reno_sacked++;
     }
+    c->delivered += (c->snd_una - una0) + c->sacked.bytes - sacked0;
+    rate_sample(c, now);
     if (!c->in_recovery && c->snd_una < c->snd_max && c->snd_una >= c->recover &&
         (c->dupacks >= DUPTHRESH || (c->sack_ok && is_lost(c, c->snd_una))))
         enter_recovery(c);

@@ -263,7 +263,9 @@ START_TEST(compression_follows_the_data)
            "MB/s\n",
            x[0], x[1]);
     ck_assert_msg(x[0] > 1.8 * 1.048576 && x[0] < 2.3 * 1.048576 * 1.2, "zeros mode3: %.3f MB/s", x[0]);
-    ck_assert_msg(x[1] < 1.16, "random mode3: %.3f MB/s", x[1]);
+    /* the path's ceiling, 1.156 MB/s, plus one 256,000-B I/O: payload_done
+     * counts whole I/Os, so a window can hold one more than its share */
+    ck_assert_msg(x[1] < 1.156 + 0.256 / 20, "random mode3: %.3f MB/s", x[1]);
 }
 END_TEST
 
