@@ -1299,6 +1299,82 @@ START_TEST(test_determinism)
 }
 END_TEST
 
+/* ---- the shaper and the cork ------------------------------------------- */
+
+/* Paced at the path's own rate, nothing queues: the shaper stays at
+ * max-bandwidth. With the default profile (1 Gb/s) over 10 Mb/s, 100 ms
+ * each way and a 250,000-B queue, the window (473 KB) keeps ~220 KB queued:
+ * the shaper slows to about 5/4 of the path, so windows stop pouring into
+ * the queue and the queue stops overflowing. (Once the standing queue has
+ * lasted 10 s, the minimum RTT forgets the empty path and the shaper lets
+ * go; the ACK clock keeps the flow from overflowing then.) */
+START_TEST(test_shaper_follows_the_queue)
+{
+    struct tcp_params p;
+    tcp_params_default(&p);
+    p.max_bw_bps = p.min_avail_bps = 10000000;
+    net *n = net_new(1, &p, &p, 0, 10000000, 18);
+    n->s[0].bulk = true;
+    n->s[0].rec_len = 5000;
+    net_connect(n);
+    run_for(n, 5 * SEC);
+    ck_assert_uint_eq(stats(&n->s[0]).pace_bps, 10000000);
+    net_free(n);
+
+    n = net_default(100 * MS, 10000000, 18);
+    uint64_t q = 250000;
+    net_pipe_config(n, 0, set_qsize, &q);
+    n->s[0].bulk = true;
+    n->s[0].rec_len = 5000;
+    net_connect(n);
+    run_for(n, 5 * SEC);
+    struct tcp_stats st = stats(&n->s[0]);
+    run_for(n, 5 * SEC);
+    netsim_pipe_stats ps0, ps1;
+    netsim_pipe_stats_get(n->s[0].pipe, &ps0);
+    double x = measure(n, 1, 20 * SEC);
+    netsim_pipe_stats_get(n->s[0].pipe, &ps1);
+    double bound = 1.25e6 * 1448 / 1518;
+    printf("shaper after 5 s: %.2f Mb/s (min RTT %.1f ms, srtt %.1f ms), %.0f B/s (%.1f %% of the path), "
+           "%llu queue drops in the first 10 s, %llu in the next 20, Max Qlen %llu\n",
+           st.pace_bps / 1e6, st.min_rtt_ns / 1e6, st.srtt_ns / 1e6, x, 100 * x / bound,
+           (unsigned long long)ps0.drop_qfull, (unsigned long long)(ps1.drop_qfull - ps0.drop_qfull),
+           (unsigned long long)ps1.max_qlen_bytes);
+    ck_assert_uint_ge(st.pace_bps, 10000000);
+    ck_assert_uint_le(st.pace_bps, 16000000);
+    ck_assert_uint_eq(ps1.drop_qfull, ps0.drop_qfull);
+    ck_assert(x >= 0.97 * bound && x <= 1.001 * bound);
+    net_free(n);
+}
+END_TEST
+
+/* Corked, records shorter than a segment wait and then share one. */
+START_TEST(test_cork_coalesces)
+{
+    net *n = net_default(10 * MS, 1000000000ULL, 38);
+    side *s = &n->s[0];
+    s->keep_log = true;
+    net_connect(n);
+    run_for(n, 100 * MS);
+    tcp_set_cork(s->c, true);
+    for (int i = 0; i < 5; i++)
+        ck_assert(app_write(s, 100));
+    run_for(n, 50 * MS);
+    ck_assert_uint_eq(s->n_log, 0);
+    for (int i = 0; i < 20; i++)
+        ck_assert(app_write(s, 100));
+    run_for(n, 50 * MS);
+    ck_assert_uint_eq(s->n_log, 1); /* one full segment, 1,448 of the 2,500 bytes */
+    ck_assert_uint_eq(s->log[0].len, 1448);
+    tcp_set_cork(s->c, false);
+    run_for(n, 50 * MS);
+    ck_assert_uint_eq(s->n_log, 2);
+    ck_assert_uint_eq(s->log[1].len, 2500 - 1448);
+    ck_assert_uint_eq(n->s[1].rx_bytes, 2500);
+    net_free(n);
+}
+END_TEST
+
 static Suite *tcp_suite(void)
 {
     Suite *s = suite_create("tcp");
@@ -1337,6 +1413,8 @@ static Suite *tcp_suite(void)
     tcase_set_timeout(f, 60);
     tcase_add_test(f, test_backpressure);
     tcase_add_test(f, test_pacing_and_live_change);
+    tcase_add_test(f, test_shaper_follows_the_queue);
+    tcase_add_test(f, test_cork_coalesces);
     tcase_add_test(f, test_cwm_restart_after_idle);
     tcase_add_test(f, test_determinism);
     suite_add_tcase(s, f);
