@@ -104,9 +104,9 @@ static int send_request(int fd, const struct attach_job *j, int rows, int cols)
     if (!getcwd(cwd, sizeof cwd) || strchr(cwd, '\n'))
         cwd[0] = '\0';
     snprintf(req, sizeof req,
-             "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\nfollow-prompts=%d\ntty=%d\nrows=%d\ncols=%d\n"
-             "pid=%ld\ncwd=%s\n",
-             j->job, j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, j->follow_prompts,
+             "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\nfollow-prompts=%d\npace=%d\ntty=%d\nrows=%d\n"
+             "cols=%d\npid=%ld\ncwd=%s\n",
+             j->job, j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, j->follow_prompts, j->pace_s,
              isatty(STDOUT_FILENO), rows, cols, (long)getpid(), cwd);
     return wire_send_str(fd, W_REQUEST, req);
 }

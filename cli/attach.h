@@ -26,6 +26,7 @@ struct attach_job {
     const char *job;   /* "console", "replay", "lab-list", "lab-show", "lab-reset" */
     const char *sw;    /* --switch, or NULL */
     bool check, verify, stop_on_error, follow_prompts;
+    int pace_s;        /* replay --pace */
     char **files;      /* replay: the files, "-" = stdin */
     int nfiles;
 };

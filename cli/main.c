@@ -23,11 +23,12 @@ static const char usage[] =
     "\n"
     "  (none)                     console on the switch (stdin not a terminal: run\n"
     "                             the commands read from it and print the transcript)\n"
-    "  replay [--check] [--verify] [--stop-on-error] [--strict-prompts] FILE...\n"
-    "                             replay scripts or captured transcripts (- = stdin);\n"
+    "  replay [--check] [--verify] [--stop-on-error] [--strict-prompts] [--pace SEC]\n"
+    "         FILE...            replay scripts or captured transcripts (- = stdin);\n"
     "                             a transcript's lines run in the modes their prompts\n"
     "                             name, unless --strict-prompts or --verify (which\n"
-    "                             checks them; --follow-prompts: follow anyway)\n"
+    "                             checks them; --follow-prompts: follow anyway);\n"
+    "                             --pace: SEC seconds of lab time before each line\n"
     "  lab create FILE            create the lab file (--db) from a lab topology FILE\n"
     "  lab list                   list the switches of the lab\n"
     "  lab show                   print the lab's topology: seed, switches, modules, cables\n"
@@ -78,7 +79,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"bind", required_argument, NULL, 'B'},   {"telnet-port", required_argument, NULL, 'T'},
         {"ssh-port", required_argument, NULL, 'S'}, {"speed", required_argument, NULL, 'V'},
         {"idle-timeout", required_argument, NULL, 'I'}, {"follow-prompts", no_argument, NULL, 'F'},
-        {"strict-prompts", no_argument, NULL, 'P'},
+        {"strict-prompts", no_argument, NULL, 'P'}, {"pace", required_argument, NULL, 'p'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -94,6 +95,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'e': o->replay.stop_on_error = true; break;
         case 'F': follow = 1; break;
         case 'P': follow = 0; break;
+        case 'p': if (!num_opt(optarg, 0, REPLAY_PACE_MAX_S, &o->replay.pace_s)) return -1; break;
         case 'h': fputs(usage, stdout); exit(0);
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
@@ -188,7 +190,8 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
 {
     char *stdin_file[] = {"-"};
     struct attach_job j = {.sw = o->sw, .check = o->replay.check, .verify = o->replay.verify,
-                           .stop_on_error = o->replay.stop_on_error, .follow_prompts = o->replay.follow_prompts};
+                           .stop_on_error = o->replay.stop_on_error, .follow_prompts = o->replay.follow_prompts,
+                           .pace_s = o->replay.pace_s};
     if (argc == 0) {
         j.job = isatty(STDIN_FILENO) ? "console" : "replay";
         j.files = stdin_file;

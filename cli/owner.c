@@ -71,6 +71,7 @@ static struct {
 struct request {
     char job[16], sw[64], cwd[4096];
     bool check, verify, stop_on_error, follow_prompts;
+    int pace_s;
     bool tty; /* the client's stdout is a terminal: line buffered, as there */
     int rows, cols;
     long pid;
@@ -99,6 +100,8 @@ static void parse_request(char *text, struct request *rq)
             rq->stop_on_error = *v == '1';
         else if (strcmp(l, "follow-prompts") == 0)
             rq->follow_prompts = *v == '1';
+        else if (strcmp(l, "pace") == 0)
+            rq->pace_s = atoi(v) >= 0 && atoi(v) <= REPLAY_PACE_MAX_S ? atoi(v) : 0;
         else if (strcmp(l, "tty") == 0)
             rq->tty = *v == '1';
         else if (strcmp(l, "rows") == 0)
@@ -193,7 +196,8 @@ static int job_replay(int fd, const struct request *rq, int sw, char *buf, FILE 
     int rc = 2;
     if (read_files(fd, buf, in, err)) {
         struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
-                                 .follow_prompts = rq->follow_prompts, .start_switch = sw, .out = out,
+                                 .follow_prompts = rq->follow_prompts, .pace_s = rq->pace_s, .start_switch = sw,
+                                 .out = out,
                                  .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
         rc = replay_files(own.lab, in->name, in->n, &ro);
     }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* One replay run: a session per switch, created when first addressed. */
 struct replay {
@@ -296,6 +297,28 @@ static int next_command(struct replay *r, const struct file_lines *fl, int from,
     return fl->n;
 }
 
+/* --pace: the lab clock moves as between a person's commands (a captured
+ * session's lines were seconds apart: tunnels came up, traffic ran). On
+ * real time that is a wait, without the lab held. */
+static void pace(struct replay *r)
+{
+    if (r->o->pace_s <= 0)
+        return;
+    lab_lock(r->lab);
+    uint64_t now = lab_now(r->lab), t = now + (uint64_t)r->o->pace_s * 1000000000u;
+    if (t > LAB_TIME_MAX_NS)
+        t = LAB_TIME_MAX_NS > now ? LAB_TIME_MAX_NS : now;
+    uint64_t wall = lab_wall_until(r->lab, t);
+    if (!lab_realtime(r->lab))
+        lab_advance_to(r->lab, t);
+    lab_unlock(r->lab);
+    if (wall) {
+        struct timespec ts = {(time_t)(wall / 1000000000u), (long)(wall % 1000000000u)};
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+    }
+}
+
 static bool run_one(struct replay *r, const char *file, const struct file_lines *fl, int i, bool transcript)
 {
     char host[64], prompt[128];
@@ -305,6 +328,7 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
         r->cur = find_switch(r, host);
     }
     struct session *s = session_for(r, r->cur);
+    pace(r);
     if (transcript && r->o->follow_prompts && !follow_prompt(r, s, file, i + 1, fl->v[i], cmd)) {
         fprintf(r->out, "%s\n", fl->v[i]); /* as given: the transcript keeps its shape */
         sb_clear(&r->got);

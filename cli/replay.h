@@ -1,6 +1,7 @@
 /* Batch runs: scripts, captured transcripts, and commands piped to stdin. */
 #ifndef MDSIM_REPLAY_H
 #define MDSIM_REPLAY_H
+#define REPLAY_PACE_MAX_S 3600
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -11,6 +12,7 @@ struct replay_opts {
     bool stop_on_error;
     bool verify;        /* compare output with the transcript's own lines */
     bool follow_prompts; /* run each line in the mode its prompt names (docs/replay.md); the default */
+    int pace_s;         /* --pace: seconds of lab time before each command, as a person types */
     int start_switch;   /* where plain script lines run first */
     /* For a replay run by the lab's owner for an attached mdsim: where
      * the transcript and the errors go (NULL: stdout, stderr), and how a
