@@ -327,7 +327,8 @@ static int f_sort(struct session *s, const struct cmd_args *a)
     struct walk w;
     walk_init(&w, s);
     each_line(&w, collect, &ls);
-    qsort(ls.v, (size_t)ls.n, sizeof *ls.v, cmp_line);
+    if (ls.n > 1) /* qsort(NULL, 0) is undefined: every line may be filtered away */
+        qsort(ls.v, (size_t)ls.n, sizeof *ls.v, cmp_line);
     for (long i = 0; i < ls.n; i++)
         put_line(&w, ls.v[i]);
     free(ls.v);
