@@ -4,7 +4,8 @@
 # its figures respect the physical bounds (engine-model.md §6 invariants):
 # without compression no direction carries more FC payload than 10 Mb/s
 # allows (1.10 MiB/s), the netsim queue never exceeds its 250,000 bytes,
-# drops add up, and compression with the tuner's zeros beats no compression.
+# drops add up, compression with the tuner's zeros beats no compression,
+# and fcping under the load answers within [200 ms, 1.5 s] (G17).
 mdsim=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(mktemp -d)
@@ -30,5 +31,8 @@ plain=$(awk '$1 ~ /gress/ { n++; if (n <= 4) s += $2 } END { print s }' "$dir/fi
 comp=$(awk '$1 ~ /gress/ { n++; if (n > 4 && n <= 8) s += $2 } END { print s }' "$dir/fig")
 awk -v p="$plain" -v c="$comp" 'BEGIN { exit !(c > p) }' || fail "mode3 ($comp) not above no compression ($plain)"
 grep -q "28 bytes from 22:22:22:22:22:22:22:22" "$dir/out1" || fail "fcping under load got no answer"
+# G17: fcping across the loaded tunnel answers within [RTT, 1.5 s]
+awk '/^28 bytes from/ { t = $NF == "usec" ? $(NF - 1) : 0; if (t < 200000 || t > 1500000) bad = 1 }
+     END { exit bad }' "$dir/out1" || fail "an fcping time outside 200 ms - 1.5 s (G17)"
 [ "$fails" -eq 0 ] || exit 1
 echo ok
