@@ -246,6 +246,68 @@ START_TEST(g16_random_data_does_not_compress)
 }
 END_TEST
 
+/* FC payload per second (MB/s) of MDS1's N port's command over `secs`
+ * after 3 s of warm-up: whole I/Os, of one kind. */
+static double io_mbps(enum tuner_op op, uint32_t size, int outstanding, double secs)
+{
+    declare(op, size, outstanding, 0, 1);
+    run_for(3);
+    struct tuner_counters a0, a1;
+    counters(0, &a0);
+    run_for(secs);
+    counters(0, &a1);
+    uint64_t n = op == TUNER_WRITE ? a1.writes - a0.writes : a1.reads - a0.reads;
+    ck_assert_uint_eq(a1.errors, 0);
+    return (double)n * size / secs / 1e6;
+}
+
+/* G5 with the tuner's writes: rate-bound at 10 Mb/s, the profile at the
+ * path's rate: 1.25e6 B/s x 0.9248 of FC payload (engine-model §5.2). */
+START_TEST(g5_tuner_writes_rate_bound)
+{
+    setup_path(0, 10000000u);
+    netsim_pipe_config cfg;
+    netsim_pipe_config_init(&cfg);
+    cfg.rate_set = cfg.qsize_set = true;
+    cfg.rate_bps = 10000000u;
+    cfg.qsize_bytes = 1000000u;
+    rig_netsim(&r, &cfg);
+    for (int i = 0; i < 2; i++)
+        r.conf[i].tcp.max_bw_bps = r.conf[i].tcp.min_avail_bps = 10000000u;
+    rig_apply(&r);
+    double x = io_mbps(TUNER_WRITE, 256000, 4, 20), bound = 1.25e6 * 0.9248 / 1e6;
+    printf("G5 (tuner writes): %.4f MB/s of FC payload (path bound %.4f)\n", x, bound);
+    ck_assert_msg(x > bound * 0.97 && x <= bound + 0.256 / 20, "G5: %.4f MB/s, bound %.4f", x, bound);
+}
+END_TEST
+
+/* G8 with the tuner's writes: window-bound, profile 100 Mb/s and 50 ms,
+ * 25 ms each way: 11.44 MB/s of FC payload (+-5 %). */
+START_TEST(g8_tuner_writes_window_bound)
+{
+    setup_path(25, 0);
+    for (int i = 0; i < 2; i++) {
+        r.conf[i].tcp.max_bw_bps = 100000000u;
+        r.conf[i].tcp.min_avail_bps = 50000000u;
+        r.conf[i].tcp.rtt_cfg_ns = 50 * ENGINE_NS_PER_MS;
+    }
+    rig_apply(&r);
+    double x = io_mbps(TUNER_WRITE, 1000000, 16, 10);
+    printf("G8 (tuner writes): %.3f MB/s of FC payload (expected 11.44)\n", x);
+    ck_assert_msg(x > 11.44 * 0.95 && x < 11.44 * 1.05, "G8: %.3f MB/s", x);
+}
+END_TEST
+
+/* G9 with the tuner's reads: line rate at MTU 1500, 114.1 MB/s (+-2 %). */
+START_TEST(g9_tuner_reads_line_rate)
+{
+    setup_path(0, 0);
+    double x = io_mbps(TUNER_READ, 1024 * 1024, 16, 2);
+    printf("G9 (tuner reads): %.2f MB/s of FC payload (expected 114.1)\n", x);
+    ck_assert_msg(x > 114.1 * 0.98 && x < 114.1 * 1.02, "G9: %.2f MB/s", x);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tuner");
@@ -258,6 +320,9 @@ int main(void)
     tcase_add_test(tc, g7_write_acceleration);
     tcase_add_test(tc, g6_latency_bound_read);
     tcase_add_test(tc, g16_random_data_does_not_compress);
+    tcase_add_test(tc, g5_tuner_writes_rate_bound);
+    tcase_add_test(tc, g8_tuner_writes_window_bound);
+    tcase_add_test(tc, g9_tuner_reads_line_rate);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
