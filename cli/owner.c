@@ -101,7 +101,10 @@ static void parse_request(char *text, struct request *rq)
         else if (strcmp(l, "follow-prompts") == 0)
             rq->follow_prompts = *v == '1';
         else if (strcmp(l, "pace") == 0)
-            rq->pace_s = atoi(v) >= 0 && atoi(v) <= REPLAY_PACE_MAX_S ? atoi(v) : 0;
+        {
+            long p = strtol(v, NULL, 10);
+            rq->pace_s = p >= 0 && p <= REPLAY_PACE_MAX_S ? (int)p : 0;
+        }
         else if (strcmp(l, "tty") == 0)
             rq->tty = *v == '1';
         else if (strcmp(l, "rows") == 0)
@@ -197,8 +200,7 @@ static int job_replay(int fd, const struct request *rq, int sw, char *buf, FILE 
     if (read_files(fd, buf, in, err)) {
         struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
                                  .follow_prompts = rq->follow_prompts, .pace_s = rq->pace_s, .start_switch = sw,
-                                 .out = out,
-                                 .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
+                                 .out = out, .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
         rc = replay_files(own.lab, in->name, in->n, &ro);
     }
     for (int i = 0; i < in->n; i++) {

@@ -102,11 +102,11 @@ void tcp_rtt_sample(tcp_conn *c, uint64_t r)
 }
 
 /* ---- the shaper ----------------------------------------------------------
- * Segments leave at max-bandwidth while the smoothed RTT stays within
- * max-jitter of the path's minimum. A larger RTT is a queue on the path,
- * so the shaper slows to 5/4 of the rate the path delivered lately: enough
- * to find more room, not enough to pour a window into a queue
- * (docs/tcp-shaper.md). */
+ * Segments leave at max-bandwidth unless the path queues our data: the
+ * smoothed RTT beyond the path's minimum plus max-jitter, times the rate
+ * the path delivered lately, is more than 3 of our segments (TCP Vegas'
+ * test). Then the shaper slows to 5/4 of that rate: enough to find more
+ * room, not enough to pour a window into a queue (docs/tcp-shaper.md). */
 
 uint64_t tcp_bw_est(const tcp_conn *c)
 {
