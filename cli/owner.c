@@ -77,6 +77,13 @@ struct request {
     long pid;
 };
 
+/* replay --pace, as the client sent it: out of range is none. */
+static int pace_value(const char *v)
+{
+    long p = strtol(v, NULL, 10);
+    return p >= 0 && p <= REPLAY_PACE_MAX_S ? (int)p : 0;
+}
+
 /* "key=value" lines; unknown keys are ignored, values are bounded. */
 static void parse_request(char *text, struct request *rq)
 {
@@ -101,10 +108,7 @@ static void parse_request(char *text, struct request *rq)
         else if (strcmp(l, "follow-prompts") == 0)
             rq->follow_prompts = *v == '1';
         else if (strcmp(l, "pace") == 0)
-        {
-            long p = strtol(v, NULL, 10);
-            rq->pace_s = p >= 0 && p <= REPLAY_PACE_MAX_S ? (int)p : 0;
-        }
+            rq->pace_s = pace_value(v);
         else if (strcmp(l, "tty") == 0)
             rq->tty = *v == '1';
         else if (strcmp(l, "rows") == 0)
