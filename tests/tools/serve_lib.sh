@@ -52,6 +52,7 @@ serve_start() {
         TP=$((10000 + (RANDOM * 31 + $$) % 22000)) # below the ephemeral ports (32768-)
         SP=$((TP + 16))
         SERVE_ERR="$work/serve.$TP.err"
+        : > "$SERVE_ERR" # before the child opens it: the greps below must not race it
         "$mdsim" --db "$db" serve --telnet-port "$TP" --ssh-port "$SP" "$@" \
             > "$work/serve.$TP.out" 2> "$SERVE_ERR" &
         SERVE_PID=$!
