@@ -11,14 +11,10 @@
 #include "compress.h"
 #include "lab/lab.h"
 #include "system/system.h"
+#include "ipnet/ip_text.h"
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-static void ip_str(uint32_t ip, char *buf, size_t n)
-{
-    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
-}
 
 static const char *const trunk_names[] = {[FCIP_TRUNK_ON] = "on", [FCIP_TRUNK_OFF] = "off",
                                           [FCIP_TRUNK_AUTO] = "auto"};
@@ -108,7 +104,7 @@ static void trunk_lines(struct session *s, const struct view *v)
 static void peer_lines(struct session *s, const struct view *v)
 {
     char ip[16];
-    ip_str(v->ic.peer_ip, ip, sizeof ip);
+    ip_text(v->ic.peer_ip, ip, sizeof ip);
     cmd_printf(s, "    Peer Information\n");
     if (v->ic.has_peer)
         cmd_printf(s, "      Peer Internet address is %s and port is %d\n", ip, v->ic.peer_port);
@@ -134,8 +130,8 @@ static void tcp_lines(struct session *s, const struct view *v)
         if (!c->present || c->tcp.state != TCP_ESTABLISHED)
             continue;
         char l[16], r[16];
-        ip_str(c->local_ip, l, sizeof l);
-        ip_str(c->remote_ip, r, sizeof r);
+        ip_text(c->local_ip, l, sizeof l);
+        ip_text(c->remote_ip, r, sizeof r);
         cmd_printf(s, "          %s connection: Local %s:%u, Remote %s:%u\n", names[i], l, c->local_port, r,
                    c->remote_port);
     }
@@ -340,7 +336,7 @@ static void summary_row(void *ctx, const struct fcip_if_conf *ic)
     char peer[16] = "--", eth[16] = "--", bw[24] = "--", prof[8] = "--";
     view_get(s, ic->id, &v);
     if (ic->has_peer)
-        ip_str(ic->peer_ip, peer, sizeof peer);
+        ip_text(ic->peer_ip, peer, sizeof peer);
     if (v.has_profile) {
         int slot, port;
         if (v.pc.has_ip && fcip_ge_of_ip(s->lab, s->sw, v.pc.ip, &slot, &port))

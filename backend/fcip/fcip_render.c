@@ -2,13 +2,9 @@
  * default that is "on" and was turned off prints its `no` form. */
 #include "fcip.h"
 #include "fcip_store.h"
+#include "ipnet/ip_text.h"
 #include <stdio.h>
 #include <string.h>
-
-static void ip_str(uint32_t ip, char *buf, size_t n)
-{
-    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
-}
 
 /* Bandwidth in Mbps and the RTT in ms when they divide evenly, as typed
  * most often; else kbps and us, so every value renders exactly. */
@@ -32,7 +28,7 @@ static void render_profile(strbuf *out, const struct fcip_profile_conf *c)
     char ip[16];
     sb_printf(out, "fcip profile %d\n", c->id);
     if (c->has_ip) {
-        ip_str(c->ip, ip, sizeof ip);
+        ip_text(c->ip, ip, sizeof ip);
         sb_printf(out, "  ip address %s\n", ip);
     }
     if (c->port != FCIP_DEFAULT_PORT)
@@ -109,7 +105,7 @@ static void render_if(strbuf *out, const struct fcip_if_conf *c)
     if (c->profile)
         sb_printf(out, "  use-profile %d\n", c->profile);
     if (c->has_peer) {
-        ip_str(c->peer_ip, ip, sizeof ip);
+        ip_text(c->peer_ip, ip, sizeof ip);
         sb_printf(out, "  peer-info ipaddr %s", ip);
         if (c->peer_port != FCIP_DEFAULT_PORT)
             sb_printf(out, " port %d", c->peer_port);

@@ -5,12 +5,8 @@
 #include "system/system.h"
 #include "fcip.h"
 #include "fcip_store.h"
+#include "ipnet/ip_text.h"
 #include <stdio.h>
-
-static void ip_str(uint32_t ip, char *buf, size_t n)
-{
-    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
-}
 
 static const char *on_off(bool on) { return on ? "enabled" : "disabled"; }
 
@@ -22,7 +18,7 @@ static void show_detail(struct session *s, const struct fcip_profile_conf *c)
     if (!c->has_ip) {
         cmd_printf(s, "    Internet Address is not configured\n");
     } else {
-        ip_str(c->ip, ip, sizeof ip);
+        ip_text(c->ip, ip, sizeof ip);
         cmd_printf(s, "    Internet Address is %s", ip);
         if (fcip_ge_of_ip(s->lab, s->sw, c->ip, &slot, &port))
             cmd_printf(s, " (interface GigabitEthernet%d/%d)", slot, port);
@@ -76,7 +72,7 @@ int fcip_show_profile(struct session *s, const struct cmd_args *a)
     for (int i = 0; i < n; i++) {
         char ip[16] = "";
         if (fcip_profile_get(s->lab, s->sw, ids[i], &c) && c.has_ip)
-            ip_str(c.ip, ip, sizeof ip);
+            ip_text(c.ip, ip, sizeof ip);
         cmd_printf(s, "%-15d %-15s %d\n", ids[i], ip, c.port);
     }
     return 0;

@@ -3,6 +3,7 @@
 #include "ge.h"
 #include "lab/lab.h"
 #include "lab/catalog.h"
+#include "ipnet/ip_text.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -58,11 +59,6 @@ bool ge_ip_overlap(struct lab *lab, int sw, int slot, int port, uint32_t ip, uin
     return found;
 }
 
-static void ip_str(uint32_t ip, char *buf, size_t n)
-{
-    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
-}
-
 /* all: the defaults too, as `show running-config all` prints them. */
 static void render_port(strbuf *out, int slot, int port, const struct ge_conf *c, bool all)
 {
@@ -71,8 +67,8 @@ static void render_port(strbuf *out, int slot, int port, const struct ge_conf *c
     if (c->description[0])
         sb_printf(out, "  switchport description %s\n", c->description);
     if (c->has_ip) {
-        ip_str(c->ip, ip, sizeof ip);
-        ip_str(c->mask, mask, sizeof mask);
+        ip_text(c->ip, ip, sizeof ip);
+        ip_text(c->mask, mask, sizeof mask);
         sb_printf(out, "  ip address %s %s\n", ip, mask);
     }
     if (c->mtu != 1500 || all)

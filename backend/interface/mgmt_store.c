@@ -1,6 +1,7 @@
 /* mgmt0 in the store: table mgmt_port, a row while it has an address. */
 #include "mgmt.h"
 #include "lab/lab.h"
+#include "ipnet/ip_text.h"
 #include <stdio.h>
 
 bool mgmt_get(struct lab *lab, int sw, uint32_t *ip, uint32_t *mask)
@@ -41,11 +42,6 @@ bool mgmt_ip_overlap(struct lab *lab, int sw, uint32_t ip, uint32_t mask)
     return (mip & m) == (ip & m);
 }
 
-static void ip_str(uint32_t ip, char *buf, size_t n)
-{
-    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
-}
-
 void mgmt_render_config(struct lab *lab, int sw, strbuf *out, bool always)
 {
     uint32_t ip, mask;
@@ -55,8 +51,8 @@ void mgmt_render_config(struct lab *lab, int sw, strbuf *out, bool always)
     sb_printf(out, "\ninterface mgmt0\n");
     if (has) {
         char a[16], m[16];
-        ip_str(ip, a, sizeof a);
-        ip_str(mask, m, sizeof m);
+        ip_text(ip, a, sizeof a);
+        ip_text(mask, m, sizeof m);
         sb_printf(out, "  ip address %s %s\n", a, m);
     }
 }

@@ -3,14 +3,10 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "ipnet.h"
+#include "ipnet/ip_text.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static void ip_str(uint32_t ip, char *buf, size_t n)
-{
-    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
-}
 
 /* What the replies so far add up to. */
 struct ping_tally {
@@ -64,7 +60,7 @@ static int cmd_ping(struct session *s, const struct cmd_args *a)
                            .count = (int)arg_num(a, "n", 5),
                            .size = (int)arg_num(a, "bytes", 56),
                            .timeout_ns = (uint64_t)arg_num(a, "seconds", 2) * 1000000000u};
-    ip_str(p.dst, dst, sizeof dst);
+    ip_text(p.dst, dst, sizeof dst);
     s->no_more = true; /* a stream of replies, not a page to read */
     if (ipnet_ping_start(lab_ipnet(s->lab), s->sw, &p) < 0)
         return cmd_error(s, "ping: sendto %s %d chars, No route to host", dst, p.size + 8);
