@@ -1,5 +1,6 @@
 #include "tunnel.h"
 #include "compress.h"
+#include <stddef.h>
 #include "ipnet/ipnet.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,10 +169,17 @@ static void tcp_out(void *ctx, const struct tcp_seg *seg, uint32_t ip_len)
         tcp_seg_drop(seg);
         return;
     }
-    struct ipnet_pkt pkt = {.src = t->conf.local_ip, .dst = t->conf.peer_ip, .proto = IPNET_TCP, .df = true,
-                            .ip_len = ip_len};
-    struct tcp_dgram d = {ep->lport, ep->pport, *seg};
-    memcpy(pkt.payload, &d, sizeof d);
+    /* header fields one by one: a zeroed 128-byte payload would be
+     * written twice for every segment */
+    struct ipnet_pkt pkt;
+    pkt.src = t->conf.local_ip;
+    pkt.dst = t->conf.peer_ip;
+    pkt.proto = IPNET_TCP;
+    pkt.df = true;
+    pkt.ip_len = ip_len;
+    const uint16_t ports[2] = {ep->lport, ep->pport};
+    memcpy(pkt.payload + offsetof(struct tcp_dgram, sport), ports, sizeof ports);
+    memcpy(pkt.payload + offsetof(struct tcp_dgram, seg), seg, sizeof *seg);
     if (!ipnet_send(t->fe->net, t->conf.sw, &pkt))
         tcp_seg_drop(seg);
 }
