@@ -1,7 +1,9 @@
 #!/bin/bash
 # Benchmark of `mdsim serve` (prints figures, asserts nothing): commands
 # per second and p50/p99 latency over telnet and SSH, with 1 and with 50
-# concurrent sessions, and the resident memory of an idle server.
+# concurrent sessions, the server's CPU time per command (from /proc, so
+# a loaded machine does not inflate it), and the resident memory of an
+# idle server.
 # usage: bench/bench_serve.sh MDSIM [SECONDS]
 mdsim=$1
 secs=${2:-5}
@@ -17,6 +19,9 @@ pid=$!
 for _ in $(seq 100); do grep -q ready "$work/err" && break; sleep 0.1; done
 grep -q ready "$work/err" || { cat "$work/err"; exit 1; }
 rss() { awk '/VmRSS/ { print $2 " kB" }' "/proc/$pid/status"; }
+# CPU time of the server so far (user + system), in clock ticks
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
+hz=$(getconf CLK_TCK)
 echo "idle serve, 2 switches: RSS $(rss)"
 
 # a mix of shows and one configuration change, as a person types them
@@ -37,17 +42,22 @@ SCRIPT
 run() {
     local name=$1 n=$2 opt=$3 port=$4 i
     rm -f "$work"/lat.*
+    local t0
+    t0=$(cpu_ticks)
     for i in $(seq "$n"); do
         "$client" -q $opt -d "$secs" -L "$work/lat.$i" 127.0.0.1 $((port + i % 2)) < "$work/script" &
     done
     wait $(jobs -p | grep -v "^$pid\$") 2> /dev/null
     cat "$work"/lat.* | sort -n > "$work/all"
-    local count p50 p99
+    local count p50 p99 cpu
     count=$(wc -l < "$work/all")
+    # server CPU per command: what the machine's load does not distort
+    cpu=$(awk -v t="$(( $(cpu_ticks) - t0 ))" -v hz="$hz" -v n="$count" \
+        'BEGIN { printf "%.0f", n ? t / hz * 1e6 / n : 0 }')
     p50=$(awk -v n="$count" 'NR == int(n * 0.50) + 1' "$work/all")
     p99=$(awk -v n="$count" 'NR == int(n * 0.99) + 1' "$work/all")
-    printf '%-8s %3d sessions%-8s: %7d commands/s   p50 %6d us   p99 %7d us\n' \
-        "$name" "$n" "${5:-}" $((count / secs)) "$p50" "$p99"
+    printf '%-8s %3d sessions%-8s: %7d commands/s   p50 %6d us   p99 %7d us   server CPU %4d us/command\n' \
+        "$name" "$n" "${5:-}" $((count / secs)) "$p50" "$p99" "$cpu"
 }
 run telnet 1 "" "$TP"
 run ssh 1 "-s" "$SP"

@@ -136,7 +136,7 @@ static slot ring_pop(ring *r)
 #if defined(__GNUC__)
     /* With a long delay the line holds ~100,000 packets at 1 GbE, far more
      * than the caches: fetch the slot that leaves a few packets from now
-     * (measured: 64-B frames went from ~8.7x to ~10.8x real time). */
+     * (bench/README.md, issue 7). */
     __builtin_prefetch(&r->buf[(r->head + 8) & (r->cap - 1)]);
 #endif
     return s;
