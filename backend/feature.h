@@ -13,6 +13,7 @@
 #define MDSIM_FEATURE_H
 #include "grammar.h"
 #include "strbuf.h"
+#include "session_host.h"
 #include "engine/engine.h"
 
 struct lab;
@@ -77,6 +78,12 @@ struct feature {
      * and its blocks of `show interface counters`; NULL: it has none. */
     void (*show_descriptions)(struct session *s);
     void (*show_counters)(struct session *s);
+    /* The values `?` and Tab offer for its variables that name a source
+     * (`<pid:1-255@fcip-profile>`), ending with {NULL}; and the checks
+     * that the object of its sub-modes still exists, ending with a NULL
+     * ok (parser/session_host.h). Either NULL: none. */
+    const struct value_source *values;
+    const struct mode_check *mode_checks;
 };
 
 /* The ordered list, ending with NULL. */
@@ -88,5 +95,10 @@ const struct feature *feature_of_gate(enum feature_gate g);
 /* Every command table of the program for the grammar: the parser's own,
  * then each feature's, NULL-terminated. */
 const struct cmd_def *const *command_tables(void);
+
+/* The features' value source of that name, and their check of a mode's
+ * object (iftype: the interface type in (config-if), else -1); NULL: none. */
+const struct value_source *feature_value_source(const char *name);
+const struct mode_check *feature_mode_check(enum mode m, int iftype);
 
 #endif

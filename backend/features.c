@@ -2,6 +2,7 @@
 #include "feature.h"
 #include "parser_cmds.h"
 #include <stddef.h>
+#include <string.h>
 
 extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
     ipnet_feature, netsim_feature, fabric_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature,
@@ -49,4 +50,22 @@ const struct cmd_def *const *command_tables(void)
                 tables[n++] = (*f)->cmds;
     }
     return tables;
+}
+
+const struct value_source *feature_value_source(const char *name)
+{
+    for (const struct feature *const *f = features; *f; f++)
+        for (const struct value_source *v = (*f)->values; v && v->name; v++)
+            if (strcmp(v->name, name) == 0)
+                return v;
+    return NULL;
+}
+
+const struct mode_check *feature_mode_check(enum mode m, int iftype)
+{
+    for (const struct feature *const *f = features; *f; f++)
+        for (const struct mode_check *c = (*f)->mode_checks; c && c->ok; c++)
+            if (c->mode == m && c->iftype == iftype)
+                return c;
+    return NULL;
 }

@@ -1,8 +1,47 @@
 #include "grammar.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#ifndef NDEBUG
+/* Is name one of the syntax's keywords or variables? Read from the text
+ * itself, so every variant of the command counts, optional parts too. */
+static bool syntax_has(const char *syn, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = syn; *p;) {
+        p += strspn(p, " []{}|");
+        bool var = *p == '<';
+        size_t k = var ? strcspn(++p, ":>") : strcspn(p, " []{}|<>");
+        if (k == n && strncmp(p, name, n) == 0)
+            return true;
+        p += var ? strcspn(p, ">") : k;
+        p += *p == '>';
+    }
+    return false;
+}
+
+/* A handler asking for a name its command cannot have is a bug that only
+ * shows as a silent default: found by the debug build's tests instead. */
+static void check_name(const struct cmd_args *a, const char *name)
+{
+    if (a->cmd && a->cmd->syntax && !syntax_has(a->cmd->syntax, name)) {
+        fprintf(stderr, "mdsim: the handler of \"%s\" asks for \"%s\", which its syntax does not have\n",
+                a->cmd->syntax, name);
+        abort();
+    }
+}
+#else
+static void check_name(const struct cmd_args *a, const char *name)
+{
+    (void)a;
+    (void)name;
+}
+#endif
 
 const struct cmd_arg *arg_get(const struct cmd_args *a, const char *name)
 {
+    check_name(a, name);
     for (int i = 0; i < a->n; i++)
         if (strcmp(a->v[i].name, name) == 0)
             return &a->v[i];

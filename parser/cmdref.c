@@ -38,7 +38,9 @@ int cmdref_print(FILE *out)
     fprintf(out, "# mdsim command reference\n\n"
                  "Generated from the grammar by `mdsim commands` (`make docs`); do not edit by hand.\n"
                  "Syntax: `<name:range>` a number, `[x]` optional, `{a | b}` one of; keywords\n"
-                 "may be abbreviated to any unique prefix. Behaviour notes: `docs/cli-behaviour.md`.\n");
+                 "may be abbreviated to any unique prefix; `<name:type@source>`: `?` and Tab also offer\n"
+                 "the values the lab has (any value of the type is taken). Behaviour notes:\n"
+                 "`docs/cli-behaviour.md`.\n");
     for (int m = 0; m < MODE_COUNT; m++) {
         if (m == MODE_LAB) /* lab files, not switch commands: docs/lab-files.md */
             continue;

@@ -94,6 +94,13 @@ static void parse_var(struct cx *c, struct gtoken *t, const char *s, size_t n)
     const char *colon = memchr(s, ':', n);
     if (!colon)
         die(c, "variable without a type");
+    const char *at = memchr(colon, '@', n - (size_t)(colon - s)); /* <pid:1-255@fcip-profile> */
+    if (at) {
+        if (at + 1 == s + n)
+            die(c, "empty value source");
+        t->source = gstrndup(c->g, at + 1, n - (size_t)(at + 1 - s));
+        n = (size_t)(at - s);
+    }
     t->text = gstrndup(c->g, s, (size_t)(colon - s));
     const char *ty = colon + 1;
     size_t tn = n - (size_t)(ty - s);

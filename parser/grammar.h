@@ -11,6 +11,10 @@
  *   <name:word>        one word           <name:line>     rest of the line
  *   <name:list:1-4093> comma-separated numbers and ranges (`1-10,20`)
  *   [ ... ]            optional part      { a | b }       one of
+ *   <name:type@source> a variable whose values the lab knows: `?` and Tab
+ *                      offer them from the value source the program
+ *                      registered under that name (session_host.h); any
+ *                      value of the type is still accepted
  *
  * A leading "[no]" gives the command its `no` form. Help for a word comes
  * from the command's own help lines ("word: text", one per line) or, for
@@ -63,6 +67,7 @@ struct gtoken {
     const char *text; /* keyword text, or the variable's name */
     const char *help;
     long lo, hi;      /* TOK_INT and TOK_RANGELIST range */
+    const char *source; /* a variable's value source (`@name`), or NULL */
 };
 
 /* One fully expanded form of a command: no optional parts left. */
@@ -97,12 +102,16 @@ struct cmd_arg {
 };
 
 struct cmd_args {
+    const struct cmd_def *cmd; /* the command they were matched for */
     int n;
     bool negated; /* the `no` form */
     struct cmd_arg *v;
     int offset;   /* screen column of the line's first character */
 };
 
+/* Arguments by name. In a debug build (NDEBUG not defined) asking for a
+ * name that none of the command's syntax words has aborts, naming both: a
+ * handler shared by several commands must not read another's arguments. */
 const struct cmd_arg *arg_get(const struct cmd_args *a, const char *name);
 bool arg_has(const struct cmd_args *a, const char *name);
 long arg_num(const struct cmd_args *a, const char *name, long dflt);

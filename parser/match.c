@@ -214,6 +214,7 @@ static void fill_args(const struct variant *var, const struct words *w, int nuse
     if (!r->strings || !r->args.v)
         abort();
     char *p = r->strings;
+    r->args.cmd = var->cmd;
     r->args.n = 0;
     for (int i = 0; i < nused; i++) {
         const struct gtoken *t = &var->tok[i];
@@ -302,33 +303,56 @@ void gtoken_display(const struct gtoken *t, char *buf, size_t n)
         snprintf(buf, n, "%s", shown[t->kind]);
 }
 
-static void help_add(struct help_list *h, const struct gtoken *t)
+static void help_push(struct help_list *h, struct help_item it)
 {
-    char disp[64];
-    gtoken_display(t, disp, sizeof disp);
-    for (int i = 0; i < h->n; i++)
-        if (strcmp(h->items[i].word, disp) == 0 ||
-            (t->kind == TOK_KEYWORD && h->items[i].tok->kind == TOK_KEYWORD &&
-             strcasecmp(h->items[i].tok->text, t->text) == 0))
-            return;
     if (h->n == h->cap) {
         h->cap = h->cap ? h->cap * 2 : 16;
         h->items = realloc(h->items, (size_t)h->cap * sizeof *h->items);
         if (!h->items)
             abort();
     }
-    char *word = strdup(disp);
-    if (!word)
+    if (!(it.word = strdup(it.word)))
         abort();
-    h->items[h->n++] = (struct help_item){word, t->help, t};
+    h->items[h->n++] = it;
+    h->nvalues += it.value;
 }
 
+static void help_add(struct help_list *h, const struct gtoken *t)
+{
+    char disp[64];
+    gtoken_display(t, disp, sizeof disp);
+    for (int i = 0; i < h->n; i++) {
+        const struct help_item *it = &h->items[i];
+        if (it->value)
+            continue;
+        if (strcmp(it->word, disp) == 0 && t->source && !it->tok->source)
+            h->items[i].tok = t; /* the same variable, one that knows its values */
+        if (strcmp(it->word, disp) == 0 ||
+            (t->kind == TOK_KEYWORD && it->tok->kind == TOK_KEYWORD && strcasecmp(it->tok->text, t->text) == 0))
+            return;
+    }
+    help_push(h, (struct help_item){disp, t->help, t, false});
+}
+
+static void help_add_value(struct help_list *h, const struct gtoken *t, const char *value, const char *help)
+{
+    for (int i = 0; i < h->n; i++)
+        if (h->items[i].value && strcmp(h->items[i].word, value) == 0)
+            return;
+    help_push(h, (struct help_item){value, help, t, true});
+}
+
+static int help_rank(const struct help_item *x) { return x->value ? 2 : x->tok->kind == TOK_KEYWORD ? 0 : 1; }
+
+/* Keywords, variables, values; numbers by value (`9` before `10`). */
 static int help_cmp(const void *a, const void *b)
 {
     const struct help_item *x = a, *y = b;
-    bool kx = x->tok->kind == TOK_KEYWORD, ky = y->tok->kind == TOK_KEYWORD;
-    if (kx != ky)
-        return kx ? -1 : 1;
+    if (help_rank(x) != help_rank(y))
+        return help_rank(x) - help_rank(y);
+    size_t lx = strlen(x->word), ly = strlen(y->word);
+    if (x->value && lx != ly && strspn(x->word, "0123456789") == lx && strspn(y->word, "0123456789") == ly)
+        return lx < ly ? -1 : 1;
     return strcmp(x->word, y->word);
 }
 
@@ -351,6 +375,56 @@ static bool var_accepts_prefix(const struct gtoken *t, const char *p, size_t n)
             return false;
     }
     return true;
+}
+
+struct value_sink {
+    struct help_list *h;
+    const struct gtoken *t;
+    const char *partial;
+    size_t plen;
+};
+
+/* A value the lab offers: kept when it starts with what is typed and is a
+ * value of the variable (a source cannot widen what the grammar takes). */
+static bool value_add(void *ctx, const char *value)
+{
+    struct value_sink *vs = ctx;
+    if (vs->h->nvalues >= HELP_VALUES_MAX)
+        return false;
+    struct word w = {value, strlen(value), 0};
+    struct value v = {0};
+    if (w.len >= vs->plen && strncasecmp(value, vs->partial, vs->plen) == 0 && match_token(vs->t, &w, &v) >= L_TYPED)
+        help_add_value(vs->h, vs->t, value, NULL);
+    return vs->h->nvalues < HELP_VALUES_MAX;
+}
+
+/* The values of each variable offered that names a source, asked with the
+ * words before it as arguments of the variant that offered it. */
+static void add_values(const struct match_env *e, const struct walk *k, const struct words *w, int nfull,
+                       const char *partial, size_t plen, struct help_list *out)
+{
+    int nvars = out->n;
+    for (int i = 0; i < nvars; i++) {
+        const struct gtoken *t = out->items[i].tok;
+        const struct variant *var = NULL;
+        for (int j = 0; j < k->n && !var && t->source; j++)
+            if (k->alive[j]->ntok > nfull && &k->alive[j]->tok[nfull] == t)
+                var = k->alive[j];
+        if (!var)
+            continue;
+        struct match_result so_far = {0};
+        fill_args(var, w, nfull, &so_far);
+        char *prefix = strndup(partial, plen);
+        if (!prefix)
+            abort();
+        struct value_sink vs = {out, t, partial, plen};
+        int from = out->n;
+        const char *help = e->values(e->ctx, t, &so_far.args, prefix, value_add, &vs);
+        for (int j = from; j < out->n; j++) /* the source names its values' help once they are in */
+            out->items[j].help = help ? help : t->help;
+        free(prefix);
+        match_result_free(&so_far);
+    }
 }
 
 void match_help(const struct match_env *e, const struct words *w, int nfull,
@@ -387,6 +461,8 @@ void match_help(const struct match_env *e, const struct words *w, int nfull,
                                    : var_accepts_prefix(t, partial, plen))
             help_add(out, t);
     }
+    if (e->values && !k.line_done)
+        add_values(e, &k, w, nfull, partial, plen, out);
     free(k.alive);
     if (out->n > 1)
         qsort(out->items, (size_t)out->n, sizeof *out->items, help_cmp);
@@ -395,7 +471,10 @@ void match_help(const struct match_env *e, const struct words *w, int nfull,
 void help_list_merge(struct help_list *into, const struct help_list *from)
 {
     for (int i = 0; i < from->n; i++)
-        help_add(into, from->items[i].tok);
+        if (from->items[i].value)
+            help_add_value(into, from->items[i].tok, from->items[i].word, from->items[i].help);
+        else
+            help_add(into, from->items[i].tok);
     if (into->n > 1)
         qsort(into->items, (size_t)into->n, sizeof *into->items, help_cmp);
 }

@@ -18,6 +18,12 @@ struct match_env {
     /* false hides a command as if it did not exist (session.c: a disabled
      * feature's, or one not for this interface type); NULL = all */
     bool (*allowed)(void *ctx, const struct cmd_def *cmd);
+    /* The lab's values for a variable with a value source (`@name`): calls
+     * add for each (add returns false when the list is full), with the
+     * words before it as so_far; returns the help shown beside them, or
+     * NULL for no such source. NULL: values are not offered. */
+    const char *(*values)(void *ctx, const struct gtoken *t, const struct cmd_args *so_far, const char *prefix,
+                          bool (*add)(void *actx, const char *value), void *actx);
     void *ctx;
 };
 
@@ -37,10 +43,15 @@ enum match_status match_line(const struct match_env *e, const struct words *w,
 void match_result_free(struct match_result *r);
 
 struct help_item {
-    const char *word; /* keyword, or a variable's display form */
+    const char *word; /* keyword, a variable's display form, or a value */
     const char *help;
     const struct gtoken *tok;
+    bool value;       /* a value the lab knows for the variable tok */
 };
+
+/* At most this many values in one list: `?` and Tab stay bounded however
+ * many objects the lab holds. */
+enum { HELP_VALUES_MAX = 64 };
 
 struct help_list {
     struct help_item *items;
@@ -49,10 +60,12 @@ struct help_list {
     bool pipe; /* ... that accepts output filters */
     enum match_status status; /* of the words before the one being helped */
     size_t err_off;
+    int nvalues;
 };
 
 /* What may follow the first `nfull` words, restricted to those starting
- * with `partial` (plen 0: all). Sorted, keywords before variables. */
+ * with `partial` (plen 0: all). Sorted: keywords, variables, then the
+ * values the lab knows for them (e->values). */
 void match_help(const struct match_env *e, const struct words *w, int nfull,
                 const char *partial, size_t plen, struct help_list *out);
 void help_list_free(struct help_list *h);

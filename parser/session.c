@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <strings.h>
+#include <ctype.h>
 
 /* Longer lines are refused whole: nothing a person types is this long. */
 enum { LINE_MAX_CHARS = 4096 };
@@ -41,10 +42,28 @@ const struct grammar *session_grammar(void)
     return grammar;
 }
 
+/* Every value source the grammar names is one the program registered: a
+ * misspelt `@name` is found at start-up, as other grammar bugs are. */
+static void check_sources(void)
+{
+    static bool done;
+    const struct variant *v;
+    int n = grammar_variants(session_grammar(), &v);
+    for (int i = 0; i < n && !done; i++)
+        for (int j = 0; j < v[i].ntok; j++)
+            if (v[i].tok[j].source && (!host->value_source || !host->value_source(v[i].tok[j].source))) {
+                fprintf(stderr, "mdsim: grammar error in \"%s\": no value source \"%s\"\n", v[i].cmd->syntax,
+                        v[i].tok[j].source);
+                abort();
+            }
+    done = true;
+}
+
 void session_init(struct session *s, struct lab *lab, int sw, struct session_io io)
 {
     if (!host)
         abort(); /* a program bug: no lab gave the parser its host */
+    check_sources();
     memset(s, 0, sizeof *s);
     s->lab = lab;
     s->sw = sw;
@@ -113,10 +132,23 @@ static bool allowed(void *ctx, const struct cmd_def *cmd)
     return !cmd->feature || host->gate_enabled(s->lab, s->sw, cmd->feature);
 }
 
+/* A variable's values, from the source the program registered for it. */
+static const char *lab_values(void *ctx, const struct gtoken *t, const struct cmd_args *so_far, const char *prefix,
+                              bool (*add)(void *actx, const char *value), void *actx)
+{
+    struct session *s = ctx;
+    const struct value_source *src = host->value_source ? host->value_source(t->source) : NULL;
+    if (!src)
+        return NULL;
+    src->list(s->lab, s->sw, so_far, prefix, add, actx);
+    return src->help;
+}
+
 static struct match_env env_for(struct session *s, enum mode m)
 {
-    return (struct match_env){session_grammar(), m, allowed, s};
+    return (struct match_env){session_grammar(), m, allowed, lab_values, s};
 }
+
 
 /* The caret goes under byte `off` of `line`, which starts at screen column
  * col0: columns, not bytes, count (`café`, CJK text before the error). */
@@ -344,6 +376,20 @@ static int run_command(struct session *s, const struct cmd_def *cmd, const struc
     return rc;
 }
 
+/* A command of a sub-mode's own (one its parent mode does not have) is
+ * about the mode's object, which another session may have deleted: it
+ * runs only while the feature's check finds the object. `exit`, `end`,
+ * `do`, shows and the parents' commands run in any case, so a stale mode
+ * can always be left (docs/mode-context.md). */
+static bool context_ok(struct session *s, const struct cmd_def *cmd, enum mode runs_in)
+{
+    if (runs_in != s->mode || !(M(s->mode) & M_SUBMODES) || !(cmd->modes & M(s->mode)) ||
+        (cmd->modes & M(mode_info(s->mode)->parent)) || !host->mode_check)
+        return true;
+    const struct mode_check *c = host->mode_check(s->mode, s->mode == MODE_IF ? s->ctx.if_type : -1);
+    return !c || c->ok(s);
+}
+
 /* Offset of the first byte no command may hold, or -1: control characters
  * (a terminal escape stored in a description would be replayed to every
  * terminal that shows it) and bytes that are not UTF-8. */
@@ -414,9 +460,10 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     }
     enum mode was = s->mode;
     struct mode_ctx was_ctx = s->ctx;
+    bool ctx_ok = context_ok(s, p[0].r.var->cmd, p[0].mode);
     s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
     host->txn_begin(s->lab);
-    rc = run_command(s, p[0].r.var->cmd, &p[0].r.args);
+    rc = ctx_ok ? run_command(s, p[0].r.var->cmd, &p[0].r.args) : 1;
     if (!host->txn_end(s->lab, rc == 0)) {
         cmd_error(s, "%% Lab database busy, nothing changed: %s", host->store_error(s->lab));
         rc = 1;
@@ -681,6 +728,19 @@ void session_help(struct session *s, const char *line)
     emit(s);
 }
 
+/* Letters the word being completed is glued to (`fcip` of `fcip1`, which
+ * the lexer splits): a front-end completes the word from its last space,
+ * so each candidate carries them. */
+static size_t glued_before(const char *line, size_t off)
+{
+    size_t i = off;
+    while (i > 0 && (isalpha((unsigned char)line[i - 1]) || line[i - 1] == '-'))
+        i--;
+    return i > 0 && line[i - 1] != ' ' && line[i - 1] != '\t' ? 0 : off - i;
+}
+
+/* Keywords and the values the lab knows (values only by their full text:
+ * a number's range is no candidate). */
 int session_complete(struct session *s, const char *line, char ***out)
 {
     struct help_list h;
@@ -692,9 +752,17 @@ int session_complete(struct session *s, const char *line, char ***out)
     int n = 0;
     if (!v)
         abort();
-    for (int i = 0; h.status == MATCH_OK && i < h.n; i++)
-        if (h.items[i].tok->kind == TOK_KEYWORD && !(v[n++] = strdup(h.items[i].tok->text)))
+    size_t glue = glued_before(line, off);
+    for (int i = 0; h.status == MATCH_OK && i < h.n; i++) {
+        const struct help_item *it = &h.items[i];
+        if (it->tok->kind != TOK_KEYWORD && !it->value)
+            continue;
+        const char *word = it->value ? it->word : it->tok->text;
+        size_t len = glue + strlen(word) + 1;
+        if (!(v[n] = malloc(len)))
             abort();
+        snprintf(v[n++], len, "%.*s%s", (int)glue, line + off - glue, word);
+    }
     help_list_free(&h);
     *out = v;
     return n;

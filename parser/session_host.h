@@ -7,8 +7,32 @@
 #define MDSIM_SESSION_HOST_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "grammar.h"
 
 struct lab;
+
+/* What the lab knows for a variable naming a value source in the grammar
+ * (`<pid:1-255@fcip-profile>`): list calls add for its values (those
+ * starting with prefix may be all it sends) until add returns false.
+ * so_far holds the words before the variable (`nport pwwn W vsan <TAB>`:
+ * the pWWN). Runs under the lab lock; completion offers, the grammar still
+ * takes any value of the type. */
+struct value_source {
+    const char *name;
+    const char *help; /* beside each value in `?` */
+    void (*list)(struct lab *lab, int sw, const struct cmd_args *so_far, const char *prefix,
+                 bool (*add)(void *ctx, const char *value), void *ctx);
+};
+
+/* The object a sub-mode is about (a profile, an fcip interface, an N
+ * port) may be deleted by another session: ok says whether the session's
+ * one still exists, writing the error (cmd_error) when not. Run under the
+ * lab lock before each command of the mode's own (docs/mode-context.md). */
+struct mode_check {
+    enum mode mode;
+    int iftype; /* MODE_IF: the interface type checked (IFT_*); else -1 */
+    bool (*ok)(struct session *s);
+};
 
 struct session_host {
     void (*lock)(struct lab *lab);
@@ -31,6 +55,10 @@ struct session_host {
     /* A command that waits releases the lab and takes it back. */
     int (*pause)(struct lab *lab);
     void (*resume)(struct lab *lab, int depth);
+    /* The features' value sources and mode checks, by name and by mode
+     * (NULL: none). */
+    const struct value_source *(*value_source)(const char *name);
+    const struct mode_check *(*mode_check)(enum mode m, int iftype);
 };
 
 /* Given once before the first session; the first call wins. */

@@ -17,25 +17,35 @@ static void header(struct session *s, const char *command)
     cmd_printf(s, "!Command: %s\n!Time: %s\n\n", command, t);
 }
 
+/* One handler per form: a handler reads only its own command's words. */
 static int show_running(struct session *s, const struct cmd_args *a)
 {
+    (void)a;
+    header(s, "show running-config");
+    running_config_body(s->lab, s->sw, &s->out);
+    return 0;
+}
+
+static int show_running_all(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    header(s, "show running-config all");
+    running_config_all(s->lab, s->sw, &s->out);
+    return 0;
+}
+
+static int show_running_mgmt(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    header(s, "show running-config interface mgmt0");
+    cmd_printf(s, "version %s\n", SYSTEM_RELEASE);
+    mgmt_render_config(s->lab, s->sw, &s->out, true);
+    return 0;
+}
+
+static int show_running_ge(struct session *s, const struct cmd_args *a)
+{
     const struct cmd_arg *p = arg_get(a, "port");
-    if (arg_has(a, "mgmt")) {
-        header(s, "show running-config interface mgmt0");
-        cmd_printf(s, "version %s\n", SYSTEM_RELEASE);
-        mgmt_render_config(s->lab, s->sw, &s->out, true);
-        return 0;
-    }
-    if (!p && arg_has(a, "all")) {
-        header(s, "show running-config all");
-        running_config_all(s->lab, s->sw, &s->out);
-        return 0;
-    }
-    if (!p) {
-        header(s, "show running-config");
-        running_config_body(s->lab, s->sw, &s->out);
-        return 0;
-    }
     if (!ge_exists(s->lab, s->sw, p->slot, p->port))
         return cmd_error(s, "%% Invalid interface format");
     char cmd[96];
@@ -120,11 +130,11 @@ static int reload(struct session *s, const struct cmd_args *a)
 const struct cmd_def config_cmds[] = {
     {M(MODE_EXEC), "show running-config", NULL, show_running, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show running-config all", "all: Current operating configuration with defaults",
-     show_running, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show running-config interface gigabitethernet <port:slot/port>", NULL, show_running,
+     show_running_all, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "show running-config interface gigabitethernet <port:slot/port>", NULL, show_running_ge,
      CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show running-config interface mgmt <id:0-0>",
-     "mgmt: Management interface\nid: Management interface number", show_running, CMD_PIPE, 0, 0},
+     "mgmt: Management interface\nid: Management interface number", show_running_mgmt, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show startup-config", NULL, show_startup, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, CMD_ADMIN, 0, 0},
     {M(MODE_EXEC), "copy startup-config running-config", NULL, copy_start_run, CMD_ADMIN, 0, 0},

@@ -37,11 +37,10 @@ static int cmd_profile(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-/* Sets a column of the profile being configured (recreated if another
- * session deleted it meanwhile, as `interface` recreates a port). */
+/* Sets a column of the profile being configured (which exists: the mode
+ * check, profile_ok, runs before each command of the mode). */
 static void pset(struct session *s, enum fcip_pcol col, long long v)
 {
-    fcip_profile_create(s->lab, s->sw, s->ctx.a);
     fcip_profile_set(s->lab, s->sw, s->ctx.a, col, v < 0 ? NULL : &v);
 }
 
@@ -126,21 +125,22 @@ static int cmd_cwm(struct session *s, const struct cmd_args *a)
 
 /* The three bandwidth settings go together; mbps and ms are converted to
  * kbps and us, the units the store keeps. */
-static int cmd_bandwidth(struct session *s, const struct cmd_args *a)
+static int bandwidth(struct session *s, const struct cmd_args *a, long unit)
 {
     long long max = fcip_pcol_default[FP_MAX_BW], min = fcip_pcol_default[FP_MIN_BW], rtt = fcip_pcol_default[FP_RTT];
     if (!a->negated) {
-        long unit = arg_has(a, "max-bandwidth-mbps") ? 1000 : 1;
         max = arg_num(a, "max", 0) * unit;
         min = arg_num(a, "min", 0) * unit;
         rtt = arg_has(a, "ms") ? arg_num(a, "ms", 0) * 1000 : arg_num(a, "us", 0);
         if (min > max)
             return cmd_error(s, "%% min-available-bandwidth cannot be more than max-bandwidth");
     }
-    fcip_profile_create(s->lab, s->sw, s->ctx.a);
     fcip_profile_set_bandwidth(s->lab, s->sw, s->ctx.a, max, min, rtt);
     return 0;
 }
+
+static int cmd_bandwidth_mbps(struct session *s, const struct cmd_args *a) { return bandwidth(s, a, 1000); }
+static int cmd_bandwidth_kbps(struct session *s, const struct cmd_args *a) { return bandwidth(s, a, 1); }
 
 /* ---- interface fcip ---- */
 
@@ -163,15 +163,14 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* The interface exists here: if_ok runs before each command of the mode. */
 static void iset(struct session *s, enum fcip_icol col, long long v)
 {
-    fcip_if_create(s->lab, s->sw, s->ctx.a);
     fcip_if_set(s->lab, s->sw, s->ctx.a, col, v < 0 ? NULL : &v);
 }
 
 static void iset_text(struct session *s, enum fcip_icol col, const char *text)
 {
-    fcip_if_create(s->lab, s->sw, s->ctx.a);
     fcip_if_set_text(s->lab, s->sw, s->ctx.a, col, text);
 }
 
@@ -318,7 +317,18 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
 }
 
 int fcip_show_profile(struct session *s, const struct cmd_args *a);
-int fcip_show_running(struct session *s, const struct cmd_args *a);
+int fcip_show_running(struct session *s, int id);
+
+static int show_running(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    return fcip_show_running(s, 0);
+}
+
+static int show_running_if(struct session *s, const struct cmd_args *a)
+{
+    return fcip_show_running(s, (int)arg_num(a, "id", 0));
+}
 
 #define BW_ARGS(u, lo, hi)                                                                                    \
     "<max:" lo "-" hi "> min-available-bandwidth-" u " <min:" lo "-" hi "> {round-trip-time-ms <ms:0-300> |" \
@@ -340,7 +350,7 @@ static const char *const gate_help = "feature: Command to enable/disable feature
 const struct cmd_def fcip_cmds[] = {
     {M(MODE_CONFIG), "[no] feature fcip", gate_help, cmd_gate, 0, 0, 0},
     {M(MODE_CONFIG), "[no] fcip enable", "fcip: Configure FCIP\nenable: Enable/Disable FCIP", cmd_gate, 0, 0, 0},
-    {M_CONFIG_ALL, "[no] fcip profile <pid:1-255>",
+    {M_CONFIG_ALL, "[no] fcip profile <pid:1-255@fcip-profile>",
      "fcip: Configure FCIP\nprofile: Configure FCIP profile\npid: Enter profile id", cmd_profile, 0, GATE_FCIP, 0},
 
     {M(MODE_PROFILE), "ip address <addr:ipv4>", "address: Configure IP address\naddr: Enter the IP address",
@@ -382,14 +392,14 @@ const struct cmd_def fcip_cmds[] = {
      cmd_pmtu, 0, GATE_FCIP, 0},
     {M(MODE_PROFILE), "[no] tcp sack-enable", "tcp: Configure TCP parameters\nsack-enable: Enable SACK option",
      cmd_sack, 0, GATE_FCIP, 0},
-    {M(MODE_PROFILE), "tcp max-bandwidth-mbps " BW_ARGS("mbps", "1", "1000"), BW_HELP("mbps"), cmd_bandwidth, 0,
+    {M(MODE_PROFILE), "tcp max-bandwidth-mbps " BW_ARGS("mbps", "1", "1000"), BW_HELP("mbps"), cmd_bandwidth_mbps, 0,
      GATE_FCIP, 0},
     {M(MODE_PROFILE), "no tcp max-bandwidth-mbps [" BW_ARGS("mbps", "1", "1000") "]", BW_HELP("mbps"),
-     cmd_bandwidth, 0, GATE_FCIP, 0},
-    {M(MODE_PROFILE), "tcp max-bandwidth-kbps " BW_ARGS("kbps", "1000", "1000000"), BW_HELP("kbps"), cmd_bandwidth,
+     cmd_bandwidth_mbps, 0, GATE_FCIP, 0},
+    {M(MODE_PROFILE), "tcp max-bandwidth-kbps " BW_ARGS("kbps", "1000", "1000000"), BW_HELP("kbps"), cmd_bandwidth_kbps,
      0, GATE_FCIP, 0},
     {M(MODE_PROFILE), "no tcp max-bandwidth-kbps [" BW_ARGS("kbps", "1000", "1000000") "]", BW_HELP("kbps"),
-     cmd_bandwidth, 0, GATE_FCIP, 0},
+     cmd_bandwidth_kbps, 0, GATE_FCIP, 0},
     {M(MODE_PROFILE), "[no] tcp cwm [burstsize <kb:10-100>]",
      "tcp: Configure TCP parameters\ncwm: Enable congestion window monitoring\nburstsize: Configure burst size\nkb: "
      "Enter the burst size in KB",
@@ -410,12 +420,12 @@ const struct cmd_def fcip_cmds[] = {
      "tcp: Configure TCP parameters\nsend-buffer-size: Configure send buffer size in KB", cmd_send_buf, 0,
      GATE_FCIP, 0},
 
-    {M_CONFIG_ALL, "[no] interface fcip <id:1-255>", "fcip: FCIP interface\nid: Enter the interface id",
+    {M_CONFIG_ALL, "[no] interface fcip <id:1-255@fcip-if>", "fcip: FCIP interface\nid: Enter the interface id",
      cmd_interface, 0, GATE_FCIP, 0},
 #define FCIP_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, GATE_FCIP, IFT(IFT_FCIP)}
-    FCIP_IF("use-profile <pid:1-255>", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
+    FCIP_IF("use-profile <pid:1-255@fcip-profile>", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
             cmd_use_profile),
-    FCIP_IF("no use-profile [<pid:1-255>]", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
+    FCIP_IF("no use-profile [<pid:1-255@fcip-profile>]", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
             cmd_use_profile),
     FCIP_IF("peer-info ipaddr <addr:ipv4> [port <portnum:1-65535>]",
             "peer-info: Configure peer information\nipaddr: Configure peer IP address\naddr: Enter the peer IP "
@@ -462,14 +472,72 @@ const struct cmd_def fcip_cmds[] = {
     FCIP_IF("no switchport description [<text:line>]", "text: Description", cmd_description),
     FCIP_IF("[no] shutdown", NULL, cmd_shutdown),
 
-    {M(MODE_EXEC), "show fcip profile [<pid:1-255> | all]",
+    {M(MODE_EXEC), "show fcip profile [<pid:1-255@fcip-profile> | all]",
      "fcip: Show FCIP information\nprofile: Show FCIP profile information\npid: Enter profile id\nall: Show "
      "all profiles in detail",
      fcip_show_profile, CMD_PIPE, GATE_FCIP, 0},
-    {M(MODE_EXEC), "show running-config fcip", "fcip: Show FCIP configuration", fcip_show_running, CMD_PIPE,
+    {M(MODE_EXEC), "show running-config fcip", "fcip: Show FCIP configuration", show_running, CMD_PIPE,
      GATE_FCIP, 0},
-    {M(MODE_EXEC), "show running-config interface fcip <id:1-255>", "fcip: FCIP interface\nid: Enter the interface id",
-     fcip_show_running, CMD_PIPE, GATE_FCIP, 0},
+    {M(MODE_EXEC), "show running-config interface fcip <id:1-255@fcip-if>", "fcip: FCIP interface\nid: Enter the interface id",
+     show_running_if, CMD_PIPE, GATE_FCIP, 0},
     FCIP_LIVE_CMDS,
     {0},
+};
+
+/* ---- what the lab knows, for `?` and Tab; the modes' objects ---- */
+
+static void list_ids(int *ids, int n, bool (*add)(void *ctx, const char *value), void *ctx)
+{
+    char text[8];
+    for (int i = 0; i < n; i++) {
+        snprintf(text, sizeof text, "%d", ids[i]);
+        if (!add(ctx, text))
+            return;
+    }
+}
+
+static void list_profiles(struct lab *lab, int sw, const struct cmd_args *so_far, const char *prefix,
+                          bool (*add)(void *ctx, const char *value), void *ctx)
+{
+    (void)so_far, (void)prefix;
+    int ids[255];
+    list_ids(ids, fcip_profile_ids(lab, sw, ids), add, ctx);
+}
+
+static void list_ifs(struct lab *lab, int sw, const struct cmd_args *so_far, const char *prefix,
+                     bool (*add)(void *ctx, const char *value), void *ctx)
+{
+    (void)so_far, (void)prefix;
+    int ids[255];
+    list_ids(ids, fcip_if_ids(lab, sw, ids), add, ctx);
+}
+
+const struct value_source fcip_values[] = {
+    {"fcip-profile", "Existing profile", list_profiles},
+    {"fcip-if", "Existing interface", list_ifs},
+    {NULL, NULL, NULL},
+};
+
+/* Another session's `no fcip profile` or `no interface fcip` leaves this
+ * one's mode about nothing: its commands are refused until it leaves. */
+static bool profile_ok(struct session *s)
+{
+    if (fcip_profile_exists(s->lab, s->sw, s->ctx.a))
+        return true;
+    cmd_error(s, "%% Profile %d does not exist", s->ctx.a);
+    return false;
+}
+
+static bool if_ok(struct session *s)
+{
+    if (fcip_if_exists(s->lab, s->sw, s->ctx.a))
+        return true;
+    cmd_error(s, "%% Interface %s does not exist", s->ctx.ifname);
+    return false;
+}
+
+const struct mode_check fcip_mode_checks[] = {
+    {MODE_PROFILE, -1, profile_ok},
+    {MODE_IF, IFT_FCIP, if_ok},
+    {MODE_EXEC, -1, NULL},
 };

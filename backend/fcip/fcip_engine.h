@@ -30,7 +30,7 @@ void fcip_show_counters(struct session *s);
  * tunnels' connections, so it comes with the feature (iSCSI will add its
  * own when it has TCP). */
 #define FCIP_LIVE_CMDS                                                                                             \
-    {M(MODE_EXEC), "show interface fcip <id:1-255> [{brief | counters | description | trunk vsan}]",              \
+    {M(MODE_EXEC), "show interface fcip <id:1-255@fcip-if> [{brief | counters | description | trunk vsan}]",              \
      "interface: Interface status and configuration\nfcip: FCIP interface\nid: Interface number\n"                \
      "brief: Brief summary\ncounters: Interface counters\ndescription: Interface description\n"                   \
      "trunk: Trunk information\nvsan: Trunk VSANs",                                                                \

@@ -6,6 +6,8 @@
 #include "fcip_engine.h"
 
 extern const struct cmd_def fcip_cmds[];
+extern const struct value_source fcip_values[];
+extern const struct mode_check fcip_mode_checks[];
 
 /* Interfaces before the profiles they use. */
 static const struct owned_table tables[] = {{"fcip_if", NULL}, {"fcip_profile", NULL}, {NULL, NULL}};
@@ -33,4 +35,6 @@ const struct feature fcip_feature = {
     .show_brief = fcip_show_brief,
     .show_descriptions = fcip_show_descriptions,
     .show_counters = fcip_show_counters,
+    .values = fcip_values,
+    .mode_checks = fcip_mode_checks,
 };

@@ -78,12 +78,11 @@ int fcip_show_profile(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-/* `show running-config fcip`: the feature line, the profiles and the fcip
- * interfaces; `... interface fcipN`: that interface's block. */
-int fcip_show_running(struct session *s, const struct cmd_args *a)
+/* `show running-config fcip` (id 0): the feature line, the profiles and
+ * the fcip interfaces; `... interface fcipN`: that interface's block. */
+int fcip_show_running(struct session *s, int id)
 {
     char t[64], cmd[64];
-    int id = (int)arg_num(a, "id", 0);
     if (id && !fcip_if_exists(s->lab, s->sw, id))
         return cmd_error(s, "%% Interface fcip%d does not exist", id);
     if (id)

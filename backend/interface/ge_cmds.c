@@ -56,22 +56,11 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
 /* `interface gigabitethernet 2/1-3, gigabitethernet 2/5`: the commands
  * that follow apply to every port; the prompt stays (config-if)#, as on
  * MDS. */
-static int cmd_interface_list(struct session *s, const struct cmd_args *a)
+static int enter_list(struct session *s, const char *text)
 {
     const struct iftype *t = iftype_by_keyword("gigabitethernet");
     int ports[MODE_CTX_PORTS][2];
     char err[64], name[32];
-    char text[4200];
-    const struct cmd_arg *first = arg_get(a, "port");
-    const struct cmd_arg *more = arg_get(a, "more");
-    if (first && more->str[0] != ',' && more->str[0] != '-') { /* `int g2/2 foo`: not a list */
-        cmd_printf(s, "%*s^\n", a->offset + more->off + 1, "");
-        return cmd_error(s, "%% Invalid command at '^' marker.");
-    }
-    if (first) /* `2/6 , g2/8`, `2/1 - 3`: the first port matched on its own */
-        snprintf(text, sizeof text, "%s %s", first->str, more->str);
-    else
-        snprintf(text, sizeof text, "%s", arg_str(a, "ports"));
     int n = ifname_parse_list(t, text, ports, MODE_CTX_PORTS, err, sizeof err);
     if (n < 0)
         return cmd_error(s, "%s", err);
@@ -88,6 +77,25 @@ static int cmd_interface_list(struct session *s, const struct cmd_args *a)
     memcpy(s->ctx.ports, ports, sizeof ports);
     ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, t, s->ctx.a, s->ctx.b);
     return 0;
+}
+
+static int cmd_interface_list(struct session *s, const struct cmd_args *a)
+{
+    return enter_list(s, arg_str(a, "ports"));
+}
+
+/* `2/6 , g2/8`, `2/1 - 3`: the first port matched on its own. */
+static int cmd_interface_list_after(struct session *s, const struct cmd_args *a)
+{
+    char text[4200];
+    const struct cmd_arg *first = arg_get(a, "port");
+    const struct cmd_arg *more = arg_get(a, "more");
+    if (more->str[0] != ',' && more->str[0] != '-') { /* `int g2/2 foo`: not a list */
+        cmd_printf(s, "%*s^\n", a->offset + more->off + 1, "");
+        return cmd_error(s, "%% Invalid command at '^' marker.");
+    }
+    snprintf(text, sizeof text, "%s %s", first->str, more->str);
+    return enter_list(s, text);
 }
 
 /* The simulator owns a port of an `ips netsim enable` pair: it bridges
@@ -208,7 +216,7 @@ const struct cmd_def ge_cmds[] = {
     {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port>", NULL, cmd_interface, 0, 0, 0},
     {M_CONFIG_ALL, "interface gigabitethernet <ports:line>", "ports: Ports, ranges and lists (2/1-3, gigabitethernet 2/5)",
      cmd_interface_list, CMD_HIDDEN, 0, 0},
-    {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port> <more:line>", NULL, cmd_interface_list,
+    {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port> <more:line>", NULL, cmd_interface_list_after,
      CMD_HIDDEN, 0, 0},
     {M(MODE_IF), "ip address <addr:ipv4> <netmask:netmask>",
      "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},

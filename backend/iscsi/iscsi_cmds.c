@@ -47,22 +47,25 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
 }
 
 /* The interface may have gone meanwhile (another session's `no iscsi
- * enable module`): the setting then has nothing to apply to. */
-static bool current(struct session *s, struct iscsi_if_conf *c)
+ * enable module`): the setting then has nothing to apply to, and the
+ * mode's check refuses it before its handler runs. */
+static bool if_ok(struct session *s)
 {
-    if (!iscsi_if_exists(s->lab, s->sw, s->ctx.a, s->ctx.b)) {
-        cmd_error(s, "%% Interface %s does not exist", s->ctx.ifname);
-        return false;
-    }
-    iscsi_if_get(s->lab, s->sw, s->ctx.a, s->ctx.b, c);
-    return true;
+    if (iscsi_if_exists(s->lab, s->sw, s->ctx.a, s->ctx.b))
+        return true;
+    cmd_error(s, "%% Interface %s does not exist", s->ctx.ifname);
+    return false;
 }
+
+const struct mode_check iscsi_mode_checks[] = {
+    {MODE_IF, IFT_ISCSI, if_ok},
+    {MODE_EXEC, -1, NULL},
+};
 
 static int cmd_shutdown(struct session *s, const struct cmd_args *a)
 {
     struct iscsi_if_conf c;
-    if (!current(s, &c))
-        return -1;
+    iscsi_if_get(s->lab, s->sw, s->ctx.a, s->ctx.b, &c);
     c.shutdown = !a->negated;
     iscsi_if_put(s->lab, s->sw, s->ctx.a, s->ctx.b, &c);
     return 0;
@@ -74,8 +77,7 @@ static int cmd_description(struct session *s, const struct cmd_args *a)
     const char *text = a->negated ? "" : arg_str(a, "text");
     if (strlen(text) > 254)
         return cmd_error(s, "%% String exceeded max length of (254)");
-    if (!current(s, &c))
-        return -1;
+    iscsi_if_get(s->lab, s->sw, s->ctx.a, s->ctx.b, &c);
     snprintf(c.description, sizeof c.description, "%s", text);
     iscsi_if_put(s->lab, s->sw, s->ctx.a, s->ctx.b, &c);
     return 0;

@@ -4,6 +4,7 @@
 #include "iscsi.h"
 
 extern const struct cmd_def iscsi_cmds[];
+extern const struct mode_check iscsi_mode_checks[];
 void iscsi_show_all(struct session *s);
 void iscsi_show_brief(struct session *s);
 
@@ -21,4 +22,5 @@ const struct feature iscsi_feature = {
     .tables = tables,
     .show_interfaces = iscsi_show_all,
     .show_brief = iscsi_show_brief,
+    .mode_checks = iscsi_mode_checks,
 };

@@ -237,6 +237,8 @@ static const struct session_host session_host = {
     .time_max_ns = LAB_TIME_MAX_NS,
     .pause = lab_pause,
     .resume = lab_resume,
+    .value_source = feature_value_source,
+    .mode_check = feature_mode_check,
 };
 
 struct lab *lab_open(const char *path, char *err, size_t errlen)

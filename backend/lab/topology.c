@@ -309,7 +309,7 @@ static int word_at(const struct words *w, size_t off)
 
 static int run_line(struct topo *t, const char *line, struct words *w)
 {
-    struct match_env e = {topology_grammar(), MODE_LAB, NULL, NULL};
+    struct match_env e = {topology_grammar(), MODE_LAB, NULL, NULL, NULL};
     struct match_result r;
     split_words(w, line);
     enum match_status st = match_line(&e, w, &r);

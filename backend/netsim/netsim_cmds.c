@@ -84,16 +84,25 @@ static int knob(struct session *s, const struct cmd_args *a, enum netsim_knob k,
     return 0;
 }
 
-static int cmd_delay(struct session *s, const struct cmd_args *a)
+/* One handler per unit: a handler reads only its own command's words. */
+static int cmd_delay_ms(struct session *s, const struct cmd_args *a)
 {
-    long us = arg_has(a, "delay-ms") ? arg_num(a, "milliseconds", 0) * 1000 : arg_num(a, "microseconds", 0);
-    return knob(s, a, NETSIM_KNOB_DELAY, us, 0, 0);
+    return knob(s, a, NETSIM_KNOB_DELAY, arg_num(a, "milliseconds", 0) * 1000, 0, 0);
 }
 
-static int cmd_bandwidth(struct session *s, const struct cmd_args *a)
+static int cmd_delay_us(struct session *s, const struct cmd_args *a)
 {
-    long kbps = arg_has(a, "max-bandwidth-mbps") ? arg_num(a, "mbps", 0) * 1000 : arg_num(a, "kbps", 0);
-    return knob(s, a, NETSIM_KNOB_RATE, kbps, 0, 0);
+    return knob(s, a, NETSIM_KNOB_DELAY, arg_num(a, "microseconds", 0), 0, 0);
+}
+
+static int cmd_bandwidth_mbps(struct session *s, const struct cmd_args *a)
+{
+    return knob(s, a, NETSIM_KNOB_RATE, arg_num(a, "mbps", 0) * 1000, 0, 0);
+}
+
+static int cmd_bandwidth_kbps(struct session *s, const struct cmd_args *a)
+{
+    return knob(s, a, NETSIM_KNOB_RATE, arg_num(a, "kbps", 0), 0, 0);
 }
 
 static int cmd_qsize(struct session *s, const struct cmd_args *a)
@@ -165,16 +174,16 @@ int netsim_clear_stats(struct session *s, const struct cmd_args *a);
 const struct cmd_def netsim_cmds[] = {
     {M(MODE_EXEC), "[no] ips netsim enable interface gigabitethernet <first:slot/port> gigabitethernet <second:slot/port>",
      ENABLE_HELP, cmd_enable, CMD_ADMIN, SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim delay-ms <milliseconds:0-150>" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim delay-ms [<milliseconds:0-150>]" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim delay-us <microseconds:0-150000>" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim delay-us [<microseconds:0-150000>]" INGRESS, DELAY_HELP, cmd_delay, CMD_ADMIN, SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim max-bandwidth-mbps <mbps:1-1000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN, SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim max-bandwidth-mbps [<mbps:1-1000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN,
+    {M(MODE_EXEC), "ips netsim delay-ms <milliseconds:0-150>" INGRESS, DELAY_HELP, cmd_delay_ms, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "no ips netsim delay-ms [<milliseconds:0-150>]" INGRESS, DELAY_HELP, cmd_delay_ms, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "ips netsim delay-us <microseconds:0-150000>" INGRESS, DELAY_HELP, cmd_delay_us, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "no ips netsim delay-us [<microseconds:0-150000>]" INGRESS, DELAY_HELP, cmd_delay_us, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "ips netsim max-bandwidth-mbps <mbps:1-1000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth_mbps, CMD_ADMIN, SANEXT, 0},
+    {M(MODE_EXEC), "no ips netsim max-bandwidth-mbps [<mbps:1-1000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth_mbps, CMD_ADMIN,
      SANEXT, 0},
-    {M(MODE_EXEC), "ips netsim max-bandwidth-kbps <kbps:1000-1000000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN,
+    {M(MODE_EXEC), "ips netsim max-bandwidth-kbps <kbps:1000-1000000>" INGRESS, BANDWIDTH_HELP, cmd_bandwidth_kbps, CMD_ADMIN,
      SANEXT, 0},
-    {M(MODE_EXEC), "no ips netsim max-bandwidth-kbps [<kbps:1000-1000000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth, CMD_ADMIN,
+    {M(MODE_EXEC), "no ips netsim max-bandwidth-kbps [<kbps:1000-1000000>]" INGRESS, BANDWIDTH_HELP, cmd_bandwidth_kbps, CMD_ADMIN,
      SANEXT, 0},
     {M(MODE_EXEC), "ips netsim qsize <kilobytes:1-1000>" INGRESS, QSIZE_HELP, cmd_qsize, CMD_ADMIN, SANEXT, 0},
     {M(MODE_EXEC), "no ips netsim qsize [<kilobytes:1-1000>]" INGRESS, QSIZE_HELP, cmd_qsize, CMD_ADMIN, SANEXT, 0},

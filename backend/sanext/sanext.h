@@ -20,7 +20,8 @@ int sanext_show_nport(struct session *s, const struct cmd_args *a);
 #define SANEXT_SHOW_CMDS                                                                                           \
     {M(MODE_EXEC), "show san-ext-tuner nports", SANEXT_SHOW_HELP, sanext_show_nports, CMD_PIPE, GATE_SANEXT, 0},  \
         {M(MODE_EXEC),                                                                                            \
-         "show san-ext-tuner interface gigabitethernet <port:slot/port> nport pwwn <wwn:wwn> vsan <vid:1-4093> "   \
+         "show san-ext-tuner interface gigabitethernet <port:slot/port> nport pwwn <wwn:wwn@sanext-pwwn> "       \
+         "vsan <vid:1-4093@sanext-vsan> "                                                                          \
          "[counters]",                                                                                            \
          SANEXT_SHOW_HELP, sanext_show_nport, CMD_PIPE, GATE_SANEXT, 0}
 

@@ -11,6 +11,7 @@
 #include "sanext_store.h"
 #include "tuner.h"
 #include "bootflash/bootflash.h"
+#include "fabric/fabric.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -68,22 +69,18 @@ static int cmd_nport(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-/* The N port of the sub-mode, still there (another session may have
- * removed it). */
-static bool current(struct session *s, struct sanext_nport_row *r)
+/* The N port of the sub-mode. Another session may have removed it:
+ * nport_ok, the mode's check, refuses the mode's commands then. */
+static void current(struct session *s, struct sanext_nport_row *r)
 {
-    if (sanext_nport_get(s->lab, s->sw, s->ctx.wwn, s->ctx.a, r))
-        return true;
-    cmd_error(s, "%% nport does not exist");
-    return false;
+    sanext_nport_get(s->lab, s->sw, s->ctx.wwn, s->ctx.a, r);
 }
 
 static int cmd_io(struct session *s, const struct cmd_args *a)
 {
     static const char *const ops[] = {"read", "write", "tape-read", "tape-write"};
     struct sanext_nport_row np;
-    if (!current(s, &np))
-        return -1;
+    current(s, &np);
     struct sanext_cmd_row r = {.id = (int)arg_num(a, "id", 1),
                                .size = arg_num(a, "bytes", 0),
                                .outstanding = (int)arg_num(a, "n", 1),
@@ -101,8 +98,7 @@ static int cmd_io(struct session *s, const struct cmd_args *a)
 static int cmd_stop(struct session *s, const struct cmd_args *a)
 {
     struct sanext_nport_row np;
-    if (!current(s, &np))
-        return -1;
+    current(s, &np);
     int id = arg_has(a, "all") ? 0 : (int)arg_num(a, "id", 0);
     if (!sanext_cmd_delete(s->lab, s->sw, np.pwwn, np.vsan, id) && id)
         return cmd_error(s, "%% Command id %d is not running", id);
@@ -113,8 +109,7 @@ static int cmd_clear(struct session *s, const struct cmd_args *a)
 {
     (void)a;
     struct sanext_nport_row np;
-    if (!current(s, &np))
-        return -1;
+    current(s, &np);
     struct tuner *t = sanext_tuner(s->lab);
     if (t)
         tuner_clear(t, s->sw, np.pwwn, np.vsan);
@@ -126,8 +121,7 @@ static int cmd_clear(struct session *s, const struct cmd_args *a)
 static int cmd_pattern(struct session *s, const struct cmd_args *a)
 {
     struct sanext_nport_row np;
-    if (!current(s, &np))
-        return -1;
+    current(s, &np);
     if (a->negated) {
         sanext_nport_pattern(s->lab, s->sw, np.pwwn, np.vsan, NULL);
         return 0;
@@ -159,7 +153,8 @@ const struct cmd_def sanext_cmds[] = {
     {M(MODE_SANEXT), "nwwn <wwn:wwn>", "nwwn: Node WWN of the virtual N ports\nwwn: Node WWN", cmd_nwwn, 0,
      GATE_SANEXT, 0},
     {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT),
-     "[no] nport pwwn <wwn:wwn> vsan <vid:1-4093> interface gigabitethernet <port:slot/port>",
+     "[no] nport pwwn <wwn:wwn@sanext-pwwn> vsan <vid:1-4093@sanext-vsan> interface gigabitethernet "
+     "<port:slot/port>",
      "nport: Virtual N port\npwwn: Port WWN\nwwn: Port WWN\nvsan: VSAN of the N port\nvid: VSAN id\n"
      "interface: Interface of the N port\ngigabitethernet: Gigabit Ethernet interface\nport: Slot/port",
      cmd_nport, 0, GATE_SANEXT, 0},
@@ -176,4 +171,65 @@ const struct cmd_def sanext_cmds[] = {
      GATE_SANEXT, 0},
     SANEXT_SHOW_CMDS,
     {0},
+};
+
+/* ---- what the lab knows, for `?` and Tab; the (san-ext-nport) check ---- */
+
+struct nport_list {
+    bool (*add)(void *ctx, const char *value);
+    void *ctx;
+    const uint8_t *pwwn; /* the VSANs of this pWWN's N ports; NULL: their pWWNs */
+    bool full;
+};
+
+static void list_one(void *ctx, const struct sanext_nport_row *r)
+{
+    struct nport_list *l = ctx;
+    char text[24];
+    if (l->full || (l->pwwn && memcmp(l->pwwn, r->pwwn, 8) != 0))
+        return;
+    if (l->pwwn)
+        snprintf(text, sizeof text, "%d", r->vsan);
+    else
+        fabric_wwn_text(r->pwwn, text);
+    l->full = !l->add(l->ctx, text);
+}
+
+static void list_pwwns(struct lab *lab, int sw, const struct cmd_args *so_far, const char *prefix,
+                       bool (*add)(void *ctx, const char *value), void *ctx)
+{
+    (void)so_far, (void)prefix;
+    struct nport_list l = {add, ctx, NULL, false};
+    sanext_nports_each(lab, sw, list_one, &l);
+}
+
+/* `nport pwwn W vsan <TAB>`: the VSANs W has N ports in. */
+static void list_vsans(struct lab *lab, int sw, const struct cmd_args *so_far, const char *prefix,
+                       bool (*add)(void *ctx, const char *value), void *ctx)
+{
+    (void)prefix;
+    const struct cmd_arg *w = arg_get(so_far, "wwn");
+    struct nport_list l = {add, ctx, w ? w->wwn : NULL, false};
+    if (w)
+        sanext_nports_each(lab, sw, list_one, &l);
+}
+
+const struct value_source sanext_values[] = {
+    {"sanext-pwwn", "Existing N port", list_pwwns},
+    {"sanext-vsan", "VSAN of an existing N port", list_vsans},
+    {NULL, NULL, NULL},
+};
+
+static bool nport_ok(struct session *s)
+{
+    struct sanext_nport_row r;
+    if (sanext_nport_get(s->lab, s->sw, s->ctx.wwn, s->ctx.a, &r))
+        return true;
+    cmd_error(s, "%% nport does not exist");
+    return false;
+}
+
+const struct mode_check sanext_mode_checks[] = {
+    {MODE_SANEXT_NPORT, -1, nport_ok},
+    {MODE_EXEC, -1, NULL},
 };

@@ -12,6 +12,8 @@
 #include <string.h>
 
 extern const struct cmd_def sanext_cmds[];
+extern const struct value_source sanext_values[];
+extern const struct mode_check sanext_mode_checks[];
 extern const struct feature fabric_feature, sanext_feature;
 
 static const struct owned_table tables[] = {
@@ -90,4 +92,6 @@ const struct feature sanext_feature = {
     .engine_new = create,
     .engine_free = destroy,
     .reconcile = reconcile,
+    .values = sanext_values,
+    .mode_checks = sanext_mode_checks,
 };

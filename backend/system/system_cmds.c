@@ -51,14 +51,21 @@ static int cmd_switchname(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-static int cmd_terminal(struct session *s, const struct cmd_args *a)
+static int cmd_terminal_length(struct session *s, const struct cmd_args *a)
 {
-    if (arg_has(a, "length"))
-        s->term_length = (int)arg_num(a, "lines", 24);
-    else if (arg_has(a, "width"))
-        s->term_width = (int)arg_num(a, "columns", 80);
-    else
-        s->dont_ask = !a->negated;
+    s->term_length = (int)arg_num(a, "lines", 24);
+    return 0;
+}
+
+static int cmd_terminal_width(struct session *s, const struct cmd_args *a)
+{
+    s->term_width = (int)arg_num(a, "columns", 80);
+    return 0;
+}
+
+static int cmd_dont_ask(struct session *s, const struct cmd_args *a)
+{
+    s->dont_ask = !a->negated;
     return 0;
 }
 
@@ -168,10 +175,10 @@ const struct cmd_def system_cmds[] = {
     {M(MODE_CONFIG), "no switchname [<name:word>]", "name: Switch name", cmd_switchname, 0, 0, 0},
     {M(MODE_CONFIG), "version <release:word>", NULL, cmd_version, CMD_HIDDEN, 0, 0},
     {M(MODE_EXEC), "terminal length <lines:0-511>", "lines: Number of lines on screen (0 for no pausing)",
-     cmd_terminal, 0, 0, 0},
+     cmd_terminal_length, 0, 0, 0},
     {M(MODE_EXEC), "terminal width <columns:24-511>", "columns: Number of columns on screen",
-     cmd_terminal, 0, 0, 0},
-    {M(MODE_EXEC), "[no] terminal dont-ask", NULL, cmd_terminal, 0, 0, 0},
+     cmd_terminal_width, 0, 0, 0},
+    {M(MODE_EXEC), "[no] terminal dont-ask", NULL, cmd_dont_ask, 0, 0, 0},
     {M(MODE_EXEC), "sleep <seconds:0-2147483647>", "seconds: Number of seconds to sleep",
      cmd_sleep, 0, 0, 0},
     {M(MODE_EXEC), "clock set <time:hh:mm:ss> <day:1-31> <month:word> <year:2000-2037>",

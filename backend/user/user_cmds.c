@@ -33,7 +33,9 @@ static enum role role_arg(const struct cmd_args *a, const struct user_account *o
     return exists ? old->role : ROLE_OPERATOR;
 }
 
-static int cmd_username(struct session *s, const struct cmd_args *a)
+/* Creates or changes the user: hash (`password 5`) or secret (clear
+ * text) when given, the role typed or kept. */
+static int put_user(struct session *s, const struct cmd_args *a, const char *hash, const char *secret)
 {
     const char *name = arg_str(a, "name");
     struct user_account u;
@@ -42,14 +44,14 @@ static int cmd_username(struct session *s, const struct cmd_args *a)
     bool exists = user_get(s->lab, s->sw, name, &u);
     enum role role = role_arg(a, &u, exists);
     snprintf(u.name, sizeof u.name, "%s", name);
-    if (arg_has(a, "hash")) {
-        if (!user_hash_valid(arg_str(a, "hash")))
+    if (hash) {
+        if (!user_hash_valid(hash))
             return cmd_error(s, "%% Invalid encrypted password");
-        snprintf(u.hash, sizeof u.hash, "%s", arg_str(a, "hash"));
-    } else if (arg_has(a, "secret")) {
-        if (strlen(arg_str(a, "secret")) > 64)
+        snprintf(u.hash, sizeof u.hash, "%s", hash);
+    } else if (secret) {
+        if (strlen(secret) > 64)
             return cmd_error(s, "%% Password exceeded max length of (64)");
-        if (!user_hash_password(arg_str(a, "secret"), u.hash, sizeof u.hash))
+        if (!user_hash_password(secret, u.hash, sizeof u.hash))
             return cmd_error(s, "%% Cannot hash the password");
     } else if (!exists) {
         return cmd_error(s, "%% User %s does not exist; give it a password", name);
@@ -60,6 +62,18 @@ static int cmd_username(struct session *s, const struct cmd_args *a)
     user_put(s->lab, s->sw, &u);
     return 0;
 }
+
+static int cmd_username_secret(struct session *s, const struct cmd_args *a)
+{
+    return put_user(s, a, NULL, arg_str(a, "secret"));
+}
+
+static int cmd_username_hash(struct session *s, const struct cmd_args *a)
+{
+    return put_user(s, a, arg_str(a, "hash"), NULL);
+}
+
+static int cmd_username_role(struct session *s, const struct cmd_args *a) { return put_user(s, a, NULL, NULL); }
 
 static int cmd_no_username(struct session *s, const struct cmd_args *a)
 {
@@ -129,13 +143,13 @@ const struct cmd_def user_cmds[] = {
     {M(MODE_CONFIG), "username <name:word> password [0] <secret:word> " ROLES,
      "name: User name (max 32 characters)\n0: Indicates the password is in clear text\n"
      "secret: Password for the user (clear text)\n" ROLE_HELP,
-     cmd_username, 0, 0, 0},
+     cmd_username_secret, 0, 0, 0},
     {M(MODE_CONFIG), "username <name:word> password 5 <hash:word> " ROLES,
      "name: User name (max 32 characters)\n5: Indicates the password is encrypted\n"
      "hash: Password for the user (encrypted)\n" ROLE_HELP,
-     cmd_username, 0, 0, 0},
+     cmd_username_hash, 0, 0, 0},
     {M(MODE_CONFIG), "username <name:word> role {network-admin | network-operator}",
-     "name: User name (max 32 characters)\n" ROLE_HELP, cmd_username, 0, 0, 0},
+     "name: User name (max 32 characters)\n" ROLE_HELP, cmd_username_role, 0, 0, 0},
     {M(MODE_CONFIG), "no username <name:word>", "name: User name", cmd_no_username, 0, 0, 0},
     {M(MODE_EXEC), "show user-account", NULL, show_user_account, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show users", NULL, show_users, CMD_PIPE, 0, 0},

@@ -194,26 +194,29 @@ static void show_members_of(struct session *s, int vsan, const char *label, cons
         cmd_printf(s, "\n");
 }
 
+static int show_membership_if(struct session *s, const struct cmd_args *a)
+{
+    struct fcip_if_conf c;
+    int id = (int)arg_num(a, "id", 0);
+    if (!fcip_if_get(s->lab, s->sw, id, &c))
+        return cmd_error(s, "%% Interface fcip%d does not exist", id);
+    strbuf list;
+    sb_init(&list);
+    vsan_set_format(&c.allowed, &list);
+    char ifname[32];
+    snprintf(ifname, sizeof ifname, "fcip%d", id);
+    cmd_printf(s, "%s\n        vsan:%d\n        allowed list:%s\n", ifname, vsan_port_vsan(s->lab, s->sw, ifname),
+               sb_str(&list));
+    sb_free(&list);
+    return 0;
+}
+
 static int show_membership(struct session *s, const struct cmd_args *a)
 {
+    (void)a;
     struct member buf[255];
     struct members ms;
     members_get(s->lab, s->sw, &ms, buf);
-    if (arg_has(a, "id")) {
-        struct fcip_if_conf c;
-        int id = (int)arg_num(a, "id", 0);
-        if (!fcip_if_get(s->lab, s->sw, id, &c))
-            return cmd_error(s, "%% Interface fcip%d does not exist", id);
-        strbuf list;
-        sb_init(&list);
-        vsan_set_format(&c.allowed, &list);
-        char ifname[32];
-        snprintf(ifname, sizeof ifname, "fcip%d", id);
-        cmd_printf(s, "%s\n        vsan:%d\n        allowed list:%s\n", ifname, vsan_port_vsan(s->lab, s->sw, ifname),
-                   sb_str(&list));
-        sb_free(&list);
-        return 0;
-    }
     int ids[VSAN_MAX_USER], n = vsan_ids(s->lab, s->sw, ids, VSAN_MAX_USER);
     if (n == 0 || ids[0] != 1)
         show_members_of(s, 1, "", &ms);
@@ -234,14 +237,14 @@ const struct cmd_def vsan_cmds[] = {
      cmd_vsan, 0, 0, 0},
     {M(MODE_VSAN_DB), "no vsan <vid:1-4093> [name [<vname:word>]]", VSAN_HELP "\nname: Assign a name to the VSAN\nvname: VSAN name",
      cmd_no_vsan, 0, 0, 0},
-    {M(MODE_VSAN_DB), "[no] vsan <vid:1-4094> interface fcip <id:1-255>", MEMBER_HELP, cmd_member, 0, GATE_FCIP, 0},
+    {M(MODE_VSAN_DB), "[no] vsan <vid:1-4094> interface fcip <id:1-255@fcip-if>", MEMBER_HELP, cmd_member, 0, GATE_FCIP, 0},
     {M(MODE_EXEC), "show vsan [<vid:1-4094>]", "vsan: Display VSAN information\nvid: VSAN id", show_vsan,
      CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show vsan membership", "vsan: Display VSAN information\nmembership: Show VSAN membership",
      show_membership, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show vsan membership interface fcip <id:1-255>",
+    {M(MODE_EXEC), "show vsan membership interface fcip <id:1-255@fcip-if>",
      "vsan: Display VSAN information\nmembership: Show VSAN membership\nfcip: FCIP interface\nid: Enter the "
      "interface id",
-     show_membership, CMD_PIPE, GATE_FCIP, 0},
+     show_membership_if, CMD_PIPE, GATE_FCIP, 0},
     {0},
 };

@@ -93,7 +93,7 @@ static enum match_status run(enum mode m, const char *line, struct match_result 
 {
     struct words w = {0};
     lex_line(&w, line, strlen(line));
-    struct match_env e = {G, m, gate, NULL};
+    struct match_env e = {G, m, gate, NULL, NULL};
     enum match_status st = match_line(&e, &w, r);
     lex_free(&w);
     return st;
@@ -541,7 +541,7 @@ static void help(enum mode m, const char *line, struct help_list *h, struct word
     size_t len = strlen(line);
     bool partial = len > 0 && line[len - 1] != ' ' && w->n > 0;
     int nfull = partial ? w->n - 1 : w->n;
-    struct match_env e = {G, m, gate, NULL};
+    struct match_env e = {G, m, gate, NULL, NULL};
     match_help(&e, w, nfull, partial ? w->w[w->n - 1].s : "", partial ? w->w[w->n - 1].len : 0, h);
 }
 
@@ -715,7 +715,7 @@ END_TEST
 START_TEST(test_gtoken_display)
 {
     char buf[32];
-    struct gtoken t = {TOK_INT, "x", NULL, 1, 255};
+    struct gtoken t = {TOK_INT, "x", NULL, 1, 255, NULL};
     gtoken_display(&t, buf, sizeof buf);
     ck_assert_str_eq(buf, "<1-255>");
     t.kind = TOK_IPV4;
