@@ -739,31 +739,67 @@ static size_t glued_before(const char *line, size_t off)
     return i > 0 && line[i - 1] != ' ' && line[i - 1] != '\t' ? 0 : off - i;
 }
 
+struct candidates {
+    char **v;
+    int n, cap;
+};
+
+static void cand_add(struct candidates *c, const char *glue, size_t glen, const char *word)
+{
+    if (c->n + 1 >= c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 16;
+        if (!(c->v = realloc(c->v, (size_t)c->cap * sizeof *c->v)))
+            abort();
+    }
+    size_t len = glen + strlen(word) + 1;
+    if (!(c->v[c->n] = malloc(len)))
+        abort();
+    snprintf(c->v[c->n++], len, "%.*s%s", (int)glen, glue, word);
+    c->v[c->n] = NULL;
+}
+
+/* `interface fcip<TAB>`: an interface type's keyword also offers the
+ * interfaces the lab has, glued to it as they are typed (`fcip3`). */
+static void add_glued_values(struct session *s, const char *line, size_t off, const char *kw, struct candidates *c)
+{
+    if (!iftype_by_keyword(kw))
+        return;
+    size_t len = off + strlen(kw) + 2, at;
+    char *next = malloc(len);
+    if (!next)
+        abort();
+    snprintf(next, len, "%.*s%s ", (int)off, line, kw);
+    struct help_list h;
+    help_piece(s, next, &h, &at);
+    for (int i = 0; h.status == MATCH_OK && i < h.n; i++)
+        if (h.items[i].value)
+            cand_add(c, kw, strlen(kw), h.items[i].word);
+    help_list_free(&h);
+    free(next);
+}
+
 /* Keywords and the values the lab knows (values only by their full text:
  * a number's range is no candidate). */
 int session_complete(struct session *s, const char *line, char ***out)
 {
     struct help_list h;
+    struct candidates c = {calloc(1, sizeof(char *)), 0, 1}; /* NULL-terminated, even when empty */
     size_t off;
+    if (!c.v)
+        abort();
     host->lock(s->lab);
     help_piece(s, line, &h, &off);
-    host->unlock(s->lab);
-    char **v = calloc((size_t)h.n + 1, sizeof *v);
-    int n = 0;
-    if (!v)
-        abort();
     size_t glue = glued_before(line, off);
     for (int i = 0; h.status == MATCH_OK && i < h.n; i++) {
         const struct help_item *it = &h.items[i];
         if (it->tok->kind != TOK_KEYWORD && !it->value)
             continue;
-        const char *word = it->value ? it->word : it->tok->text;
-        size_t len = glue + strlen(word) + 1;
-        if (!(v[n] = malloc(len)))
-            abort();
-        snprintf(v[n++], len, "%.*s%s", (int)glue, line + off - glue, word);
+        cand_add(&c, line + off - glue, glue, it->value ? it->word : it->tok->text);
+        if (!it->value && glue == 0 && line[off]) /* a type typed at least in part */
+            add_glued_values(s, line, off, it->tok->text, &c);
     }
+    host->unlock(s->lab);
     help_list_free(&h);
-    *out = v;
-    return n;
+    *out = c.v;
+    return c.n;
 }

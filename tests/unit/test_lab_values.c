@@ -74,7 +74,10 @@ START_TEST(test_complete_fcip_profiles)
     /* glued to its type, as the lexer splits it: the front-end completes
      * the whole word it sees */
     expect_complete(&s, "interface fcip1", "fcip12");
-    expect_complete(&s, "no interface fcip", "fcip");
+    /* a type typed in part: the interfaces the lab has, glued to it */
+    expect_complete(&s, "no interface fcip", "fcip fcip3 fcip12");
+    expect_complete(&s, "interface fc", "fcip fcip3 fcip12");
+    expect_complete(&s, "interface ", "fcip gigabitethernet mgmt");
     run(&s, "interface fcip3");
     expect_complete(&s, "use-profile ", "2 10 100");
     expect_complete(&s, "no use-profile 1", "10 100");
