@@ -8,6 +8,7 @@
 #include "fcip.h"
 #include "fcip_engine.h"
 #include "fcip_store.h"
+#include "ipnet/ip_text.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -50,11 +51,6 @@ static bool ip_host_ok(uint32_t ip)
     return ip != 0 && first != 0 && first != 127 && first < 224 && ip != 0xffffffffu;
 }
 
-static void ip_str(uint32_t ip, char *buf, size_t n)
-{
-    snprintf(buf, n, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255, ip >> 8 & 255, ip & 255);
-}
-
 static int cmd_profile_ip(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *ip = arg_get(a, "addr");
@@ -68,7 +64,7 @@ static int cmd_profile_ip(struct session *s, const struct cmd_args *a)
     }
     int slot, port;
     char text[16];
-    ip_str(ip->ip, text, sizeof text);
+    ip_text(ip->ip, text, sizeof text);
     if (!ip_host_ok(ip->ip))
         return cmd_error(s, "%% Invalid ip address");
     if (!fcip_ge_of_ip(s->lab, s->sw, ip->ip, &slot, &port))
