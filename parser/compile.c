@@ -10,6 +10,10 @@
 struct grammar {
     struct variant *v;
     int n, cap;
+    /* per mode, the variants it offers, in grammar order: matching a line
+     * starts from its mode's list, not from every variant */
+    const struct variant **by_mode[MODE_COUNT];
+    int n_mode[MODE_COUNT];
     void **blocks; /* every allocation, freed together */
     int nblocks, capblocks;
 };
@@ -270,6 +274,19 @@ static void add_variant(struct grammar *g, const struct cmd_def *cmd, struct seq
     g->v[g->n++] = (struct variant){cmd, s.n, s.t};
 }
 
+/* After the last variant is added (g->v no longer moves). */
+static void index_modes(struct grammar *g)
+{
+    for (int m = 0; m < MODE_COUNT; m++) {
+        g->by_mode[m] = malloc(sizeof *g->by_mode[m] * (size_t)(g->n ? g->n : 1));
+        if (!g->by_mode[m])
+            abort();
+        for (int i = 0; i < g->n; i++)
+            if (g->v[i].cmd->modes & M(m))
+                g->by_mode[m][g->n_mode[m]++] = &g->v[i];
+    }
+}
+
 struct grammar *grammar_compile(const struct cmd_def *const *tables)
 {
     struct grammar *g = calloc(1, sizeof *g);
@@ -287,6 +304,7 @@ struct grammar *grammar_compile(const struct cmd_def *const *tables)
                     add_variant(g, d, l.s[i]);
                 }
         }
+    index_modes(g);
     return g;
 }
 
@@ -294,6 +312,8 @@ void grammar_free(struct grammar *g)
 {
     if (!g)
         return;
+    for (int m = 0; m < MODE_COUNT; m++)
+        free(g->by_mode[m]);
     for (int i = 0; i < g->nblocks; i++)
         free(g->blocks[i]);
     free(g->blocks);
@@ -305,4 +325,10 @@ int grammar_variants(const struct grammar *g, const struct variant **out)
 {
     *out = g->v;
     return g->n;
+}
+
+int grammar_mode_variants(const struct grammar *g, enum mode m, const struct variant *const **out)
+{
+    *out = g->by_mode[m];
+    return g->n_mode[m];
 }

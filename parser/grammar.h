@@ -84,6 +84,8 @@ struct grammar;
 struct grammar *grammar_compile(const struct cmd_def *const *tables);
 void grammar_free(struct grammar *g);
 int grammar_variants(const struct grammar *g, const struct variant **out);
+/* The variants a mode offers, in grammar order. */
+int grammar_mode_variants(const struct grammar *g, enum mode m, const struct variant *const **out);
 
 /* Keyword dictionary: default help text for a keyword. */
 const char *keyword_help(const char *kw);

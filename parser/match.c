@@ -126,11 +126,6 @@ static enum level match_token(const struct gtoken *t, const struct word *w, stru
     return L_NONE;
 }
 
-static bool available(const struct match_env *e, const struct variant *v)
-{
-    return (v->cmd->modes & M(e->mode)) && (!e->allowed || e->allowed(e->ctx, v->cmd));
-}
-
 /* The state of matching: which variants still fit the words so far. */
 struct walk {
     const struct variant **alive;
@@ -138,18 +133,27 @@ struct walk {
     bool line_done; /* a rest-of-line variable took the remaining words */
 };
 
+/* The mode's variants its session may use: whether a command is allowed
+ * is asked once per command, its variants being consecutive. */
 static void walk_start(const struct match_env *e, struct walk *k)
 {
-    const struct variant *all;
-    int n = grammar_variants(e->g, &all);
+    const struct variant *const *list;
+    int n = grammar_mode_variants(e->g, e->mode, &list);
     k->alive = malloc(sizeof *k->alive * (size_t)(n ? n : 1));
     if (!k->alive)
         abort();
     k->n = 0;
     k->line_done = false;
-    for (int i = 0; i < n; i++)
-        if (available(e, &all[i]))
-            k->alive[k->n++] = &all[i];
+    const struct cmd_def *last = NULL;
+    bool ok = false;
+    for (int i = 0; i < n; i++) {
+        if (list[i]->cmd != last) {
+            last = list[i]->cmd;
+            ok = !e->allowed || e->allowed(e->ctx, last);
+        }
+        if (ok)
+            k->alive[k->n++] = list[i];
+    }
 }
 
 /* Keeps the variants that take word i best; reports why none does. */
