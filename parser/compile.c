@@ -1,6 +1,7 @@
 /* Compiles syntax strings into variants: every optional part and every
  * alternative expanded, so matching walks flat token arrays. */
 #include "grammar.h"
+#include "tokens.h"
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -79,20 +80,6 @@ static const char *own_help(struct cx *c, const char *name)
     return NULL;
 }
 
-static const struct {
-    const char *type;
-    enum tok_kind kind;
-    const char *help;
-} var_types[] = {
-    {"ipv4", TOK_IPV4, "IP address"},
-    {"netmask", TOK_NETMASK, "Subnet mask"},
-    {"wwn", TOK_WWN, "WWN in hh:hh:hh:hh:hh:hh:hh:hh format"},
-    {"slot/port", TOK_SLOTPORT, "Slot/port"},
-    {"hh:mm:ss", TOK_TIME, "Time of day (hh:mm:ss)"},
-    {"word", TOK_WORD, "Name"},
-    {"line", TOK_LINE, "Text"},
-};
-
 static void parse_var(struct cx *c, struct gtoken *t, const char *s, size_t n)
 {
     const char *colon = memchr(s, ':', n);
@@ -117,23 +104,11 @@ static void parse_var(struct cx *c, struct gtoken *t, const char *s, size_t n)
         t->hi = strtol(end + 1, &end, 10);
         if (end != s + n)
             die(c, "bad range");
-        if (list)
-            t->help = "Range list";
-    } else {
-        size_t i = 0;
-        while (i < sizeof var_types / sizeof var_types[0] &&
-               !(strlen(var_types[i].type) == tn && strncmp(var_types[i].type, ty, tn) == 0))
-            i++;
-        if (i == sizeof var_types / sizeof var_types[0])
-            die(c, "unknown variable type");
-        t->kind = var_types[i].kind;
-        t->help = var_types[i].help;
+    } else if (!tok_kind_named(ty, tn, &t->kind)) {
+        die(c, "unknown variable type");
     }
     const char *h = own_help(c, t->text);
-    if (h)
-        t->help = h;
-    else if (t->kind == TOK_INT)
-        t->help = "Number";
+    t->help = h ? h : tok_kind(t->kind)->help;
 }
 
 static void parse_keyword(struct cx *c, struct gtoken *t, const char *s, size_t n)

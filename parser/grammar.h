@@ -16,6 +16,7 @@
  *                      registered under that name (session_host.h); any
  *                      value of the type is still accepted
  *
+ * The variable types are the entries of parser/tokens.c, one each.
  * A leading "[no]" gives the command its `no` form. Help for a word comes
  * from the command's own help lines ("word: text", one per line) or, for
  * keywords, from the shared keyword dictionary (keyword_help.c). Matching,
@@ -60,6 +61,7 @@ enum tok_kind {
     TOK_WORD,
     TOK_LINE,
     TOK_RANGELIST,
+    TOK_KIND_COUNT /* parser/tokens.c has one entry for each kind above */
 };
 
 struct gtoken {

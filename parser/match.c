@@ -1,130 +1,10 @@
 #include "match.h"
+#include "tokens.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* How well a word matches a token; higher wins when several commands could
- * take the word (a keyword typed in full beats one typed as a prefix, which
- * beats a typed value, which beats a free word). */
-enum level { L_NONE, L_WORD, L_TYPED, L_PARTIAL, L_EXACT };
-
-static bool parse_uint(const char *s, size_t n, long max, long *out)
-{
-    if (n == 0 || n > 10)
-        return false;
-    long v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)s[i]))
-            return false;
-        v = v * 10 + (s[i] - '0');
-    }
-    if (v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* Splits s[0..n) at sep into exactly `parts` unsigned fields. */
-static bool parse_fields(const char *s, size_t n, char sep, int parts, long max, long *f)
-{
-    int k = 0;
-    size_t start = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && s[i] != sep)
-            continue;
-        if (k == parts || !parse_uint(s + start, i - start, max, &f[k]))
-            return false;
-        k++;
-        start = i + 1;
-    }
-    return k == parts;
-}
-
-static bool parse_ipv4(const char *s, size_t n, uint32_t *ip)
-{
-    long f[4];
-    if (!parse_fields(s, n, '.', 4, 255, f))
-        return false;
-    *ip = (uint32_t)(f[0] << 24 | f[1] << 16 | f[2] << 8 | f[3]);
-    return true;
-}
-
-static bool parse_wwn(const char *s, size_t n, uint8_t *out)
-{
-    if (n != 23)
-        return false;
-    for (int i = 0; i < 8; i++) {
-        const char *p = s + i * 3;
-        if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) ||
-            (i < 7 && p[2] != ':'))
-            return false;
-        char hex[3] = {p[0], p[1], 0};
-        out[i] = (uint8_t)strtoul(hex, NULL, 16);
-    }
-    return true;
-}
-
-struct value {
-    long num;
-    uint32_t ip;
-    int slot, port;
-    uint8_t wwn[8];
-    bool range_err;
-};
-
-static enum level match_token(const struct gtoken *t, const struct word *w, struct value *v)
-{
-    long f[3];
-    switch (t->kind) {
-    case TOK_KEYWORD: {
-        size_t kl = strlen(t->text);
-        if (w->len > kl || strncasecmp(t->text, w->s, w->len) != 0)
-            return L_NONE;
-        return w->len == kl ? L_EXACT : L_PARTIAL;
-    }
-    case TOK_INT:
-        if (!parse_uint(w->s, w->len, 9999999999L, &v->num)) {
-            /* digits only, but too many for any range: out of range */
-            size_t i = 0;
-            while (i < w->len && isdigit((unsigned char)w->s[i]))
-                i++;
-            v->range_err = w->len > 0 && i == w->len;
-            return L_NONE;
-        }
-        if (v->num < t->lo || v->num > t->hi) {
-            v->range_err = true;
-            return L_NONE;
-        }
-        return L_TYPED;
-    case TOK_IPV4:
-        return parse_ipv4(w->s, w->len, &v->ip) ? L_TYPED : L_NONE;
-    case TOK_NETMASK:
-        if (!parse_ipv4(w->s, w->len, &v->ip) || (v->ip & (~v->ip >> 1)) != 0)
-            return L_NONE; /* a mask is ones then zeros */
-        return L_TYPED;
-    case TOK_WWN:
-        return parse_wwn(w->s, w->len, v->wwn) ? L_TYPED : L_NONE;
-    case TOK_SLOTPORT:
-        if (!parse_fields(w->s, w->len, '/', 2, 999, f))
-            return L_NONE;
-        v->slot = (int)f[0];
-        v->port = (int)f[1];
-        return L_TYPED;
-    case TOK_TIME:
-        if (!parse_fields(w->s, w->len, ':', 3, 59, f) || f[0] > 23)
-            return L_NONE;
-        v->num = f[0] * 3600 + f[1] * 60 + f[2];
-        return L_TYPED;
-    case TOK_RANGELIST:
-        return arg_rangelist_each(w->s, w->len, t->lo, t->hi, &v->range_err, NULL, NULL) ? L_TYPED : L_NONE;
-    case TOK_WORD:
-    case TOK_LINE:
-        return L_WORD;
-    }
-    return L_NONE;
-}
 
 /* The state of matching: which variants still fit the words so far. */
 struct walk {
@@ -132,7 +12,6 @@ struct walk {
     int n;
     bool line_done; /* a rest-of-line variable took the remaining words */
 };
-
 /* The mode's variants its session may use: whether a command is allowed
  * is asked once per command, its variants being consecutive. */
 static void walk_start(const struct match_env *e, struct walk *k)
@@ -292,21 +171,6 @@ void match_result_free(struct match_result *r)
     r->args.v = NULL;
 }
 
-void gtoken_display(const struct gtoken *t, char *buf, size_t n)
-{
-    static const char *const shown[] = {
-        [TOK_IPV4] = "A.B.C.D", [TOK_NETMASK] = "A.B.C.D", [TOK_WWN] = "WORD",
-        [TOK_SLOTPORT] = "<slot/port>", [TOK_TIME] = "HH:MM:SS", [TOK_WORD] = "WORD",
-        [TOK_LINE] = "LINE",
-    };
-    if (t->kind == TOK_KEYWORD)
-        snprintf(buf, n, "%s", t->text);
-    else if (t->kind == TOK_INT || t->kind == TOK_RANGELIST)
-        snprintf(buf, n, "<%ld-%ld>", t->lo, t->hi);
-    else
-        snprintf(buf, n, "%s", shown[t->kind]);
-}
-
 static void help_push(struct help_list *h, struct help_item it)
 {
     if (h->n == h->cap) {
@@ -358,27 +222,6 @@ static int help_cmp(const void *a, const void *b)
     if (x->value && lx != ly && strspn(x->word, "0123456789") == lx && strspn(y->word, "0123456789") == ly)
         return lx < ly ? -1 : 1;
     return strcmp(x->word, y->word);
-}
-
-/* Could the partial word still become a value of this variable? */
-static bool var_accepts_prefix(const struct gtoken *t, const char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        bool ok;
-        switch (t->kind) {
-        case TOK_INT: ok = isdigit(c); break;
-        case TOK_RANGELIST: ok = isdigit(c) || c == '-' || c == ','; break;
-        case TOK_IPV4: case TOK_NETMASK: ok = isdigit(c) || c == '.'; break;
-        case TOK_WWN: ok = isxdigit(c) || c == ':'; break;
-        case TOK_SLOTPORT: ok = isdigit(c) || c == '/'; break;
-        case TOK_TIME: ok = isdigit(c) || c == ':'; break;
-        default: ok = true;
-        }
-        if (!ok)
-            return false;
-    }
-    return true;
 }
 
 struct value_sink {
@@ -462,7 +305,7 @@ void match_help(const struct match_env *e, const struct words *w, int nfull,
             continue;
         const struct gtoken *t = &v->tok[nfull];
         if (t->kind == TOK_KEYWORD ? (strlen(t->text) >= plen && strncasecmp(t->text, partial, plen) == 0)
-                                   : var_accepts_prefix(t, partial, plen))
+                                   : tok_accepts_prefix(t, partial, plen))
             help_add(out, t);
     }
     if (e->values && !k.line_done)
