@@ -44,10 +44,17 @@ static enum match_status walk_step(struct walk *k, const struct word *w, int i, 
     enum level *lv = malloc(sizeof *lv * (size_t)(k->n ? k->n : 1));
     if (!lv)
         abort();
+    int c0 = w->len ? tolower((unsigned char)w->s[0]) : -1;
     for (int j = 0; j < k->n; j++) {
         struct value v = {0};
         const struct variant *var = k->alive[j];
-        lv[j] = i < var->ntok ? match_token(&var->tok[i], w, &v) : L_NONE;
+        const struct gtoken *t = i < var->ntok ? &var->tok[i] : NULL;
+        /* most keywords differ at their first letter: no call for those */
+        if (!t || (t->kind == TOK_KEYWORD && c0 >= 0 && tolower((unsigned char)t->text[0]) != c0)) {
+            lv[j] = L_NONE;
+            continue;
+        }
+        lv[j] = match_token(t, w, &v);
         if (v.range_err && !range_tok)
             range_tok = &var->tok[i];
         if (lv[j] > best)
