@@ -33,7 +33,8 @@ void lab_set_hostname(struct lab *lab, int sw, const char *name);
  * every feature behind it. */
 bool lab_feature_enabled(const struct lab *lab, int sw, int gate);
 void lab_set_feature(struct lab *lab, int sw, int gate, bool on);
-/* A feature's engine state (struct feature.engine_new), NULL when none. */
+/* A feature's engine state (struct feature.engine_new), NULL when none.
+ * Commands reach it after lab_reconcile (lab_restart_clock counts on it). */
 struct feature;
 void *lab_feature_state(struct lab *lab, const struct feature *f);
 
@@ -106,7 +107,8 @@ void lab_clock_set(struct lab *lab, time_t t);
 uint64_t lab_boot_ns(const struct lab *lab, int sw);
 void lab_reboot(struct lab *lab, int sw);
 /* Lab time back to 0 and the data plane rebuilt from the store, as when
- * the lab was opened: for the fuzz targets, after lab_batch_abort. */
+ * the lab was opened: for the fuzz targets, after lab_batch_abort. An
+ * engine nothing reached since it was made is kept as it is. */
 void lab_restart_clock(struct lab *lab);
 
 /* Console history of the lab, oldest first. */
