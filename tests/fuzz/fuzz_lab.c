@@ -13,6 +13,7 @@
 static char dir[96], path[128];
 static struct lab *lab;
 static bool always_reopen; /* MDSIM_FUZZ_REOPEN=1 */
+static uint64_t digest;     /* FNV-1a of this input's output */
 
 static void remove_lab(const char *d)
 {
@@ -82,6 +83,7 @@ struct lab *fuzz_lab_begin(void)
 {
     if (!lab)
         first_open();
+    digest = 14695981039346656037u;
     lab_batch_begin(lab);
     return lab;
 }
@@ -95,3 +97,22 @@ void fuzz_lab_end(void)
         open_lab();
     }
 }
+
+static bool show_output(void)
+{
+    static int show = -1;
+    if (show < 0)
+        show = getenv("MDSIM_FUZZ_SHOW") && strcmp(getenv("MDSIM_FUZZ_SHOW"), "1") == 0;
+    return show;
+}
+
+void fuzz_output(const void *s, size_t n)
+{
+    const unsigned char *b = s;
+    if (show_output())
+        fwrite(s, 1, n, stdout);
+    for (size_t i = 0; i < n; i++)
+        digest = (digest ^ b[i]) * 1099511628211u;
+}
+
+uint64_t fuzz_output_digest(void) { return digest; }
