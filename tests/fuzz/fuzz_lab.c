@@ -51,6 +51,8 @@ static void remove_stale(const char *base)
         closedir(d);
 }
 
+/* The file is this process's alone: it keeps its locks instead of taking
+ * them again (system calls) for each read outside the input's transaction. */
 static void open_lab(void)
 {
     char err[256];
@@ -59,6 +61,7 @@ static void open_lab(void)
         fprintf(stderr, "fuzz: cannot open the lab: %s\n", err);
         abort();
     }
+    sqlite3_exec(lab_db(lab), "PRAGMA locking_mode=EXCLUSIVE; BEGIN IMMEDIATE; COMMIT", NULL, NULL, NULL);
 }
 
 /* On tmpfs when there is one: the lab file is written at every command. */
