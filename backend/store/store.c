@@ -171,14 +171,18 @@ sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen)
     return db;
 }
 
-/* Statements keyed by the address of their static SQL text. */
+/* Statements keyed by the address of their static SQL text. Those handed
+ * out since the last stmt_cache_reset_all are listed in `out`: only they
+ * can be left on a row. */
 struct stmt_cache {
     sqlite3 *db;
-    int n, cap;
+    int n, cap, nout;
     struct {
         const char *sql;
         sqlite3_stmt *st;
+        bool out;
     } *e;
+    int *out; /* indexes into e, nout of them */
 };
 
 struct stmt_cache *stmt_cache_new(sqlite3 *db)
@@ -197,7 +201,17 @@ void stmt_cache_free(struct stmt_cache *c)
     for (int i = 0; i < c->n; i++)
         sqlite3_finalize(c->e[i].st);
     free(c->e);
+    free(c->out);
     free(c);
+}
+
+static sqlite3_stmt *hand_out(struct stmt_cache *c, int i)
+{
+    if (!c->e[i].out) {
+        c->e[i].out = true;
+        c->out[c->nout++] = i;
+    }
+    return c->e[i].st;
 }
 
 sqlite3_stmt *stmt_get(struct stmt_cache *c, const char *sql)
@@ -206,7 +220,7 @@ sqlite3_stmt *stmt_get(struct stmt_cache *c, const char *sql)
         if (c->e[i].sql == sql) {
             sqlite3_reset(c->e[i].st);
             sqlite3_clear_bindings(c->e[i].st);
-            return c->e[i].st;
+            return hand_out(c, i);
         }
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -216,16 +230,22 @@ sqlite3_stmt *stmt_get(struct stmt_cache *c, const char *sql)
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 32;
         c->e = realloc(c->e, (size_t)c->cap * sizeof *c->e);
-        if (!c->e)
+        c->out = realloc(c->out, (size_t)c->cap * sizeof *c->out);
+        if (!c->e || !c->out)
             abort();
     }
     c->e[c->n].sql = sql;
-    c->e[c->n++].st = st;
-    return st;
+    c->e[c->n].st = st;
+    c->e[c->n].out = false;
+    return hand_out(c, c->n++);
 }
 
+/* After every command (lab_unlock): the statements it used, not all. */
 void stmt_cache_reset_all(struct stmt_cache *c)
 {
-    for (int i = 0; i < c->n; i++)
-        sqlite3_reset(c->e[i].st);
+    for (int k = 0; k < c->nout; k++) {
+        sqlite3_reset(c->e[c->out[k]].st);
+        c->e[c->out[k]].out = false;
+    }
+    c->nout = 0;
 }
