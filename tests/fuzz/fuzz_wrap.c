@@ -41,35 +41,79 @@ int __wrap_clock_gettime(clockid_t clock, struct timespec *ts)
 
 /* A login, or a `username` with a password, costs a SHA-256 crypt of 5000
  * rounds: most of the time of a login input. crypt is a pure function of
- * the password and the setting, and most mutations keep an input's login
- * lines, so the answers are kept: a small table, a slot per hash. */
+ * the password and the setting, so the answers are kept (a small table, a
+ * slot per pair). And a mutated password is wrong: mdsim only compares
+ * crypt(password, stored hash) with the stored hash, so once the password
+ * of a stored hash is known (every real crypt teaches one: its result is
+ * the hash of its password), any other password gets a hash that differs
+ * from it, made at once. Same answers to mdsim's comparisons, no rounds. */
+enum { SLOTS = 64, LEN = 160 };
+
+static unsigned fnv(const char *a, const char *b)
+{
+    unsigned h = 2166136261u;
+    for (const char *p = a; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    for (const char *p = b; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
+/* (phrase, setting) -> what crypt answered */
+static struct memo {
+    bool used;
+    char phrase[LEN], setting[LEN], hash[LEN];
+} memo[SLOTS];
+
+/* a hash crypt made -> the phrase it is the hash of */
+static struct known {
+    bool used;
+    char hash[LEN], phrase[LEN];
+} known[SLOTS];
+
+static const struct known *known_hash(const char *setting)
+{
+    const struct known *k = &known[fnv(setting, "") % SLOTS];
+    return k->used && strcmp(k->hash, setting) == 0 ? k : NULL;
+}
+
+/* Not the stored hash: its last character changed, the same way for the
+ * same password. */
+static char *wrong_password(const char *phrase, const char *setting, struct crypt_data *cd)
+{
+    static const char alphabet[] = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    size_t n = strlen(setting);
+    memcpy(cd->output, setting, n + 1);
+    char c = alphabet[fnv(phrase, setting) % 64];
+    cd->output[n - 1] = c != setting[n - 1] ? c : c == '.' ? '/' : '.';
+    return cd->output;
+}
+
 char *__real_crypt_rn(const char *phrase, const char *setting, void *data, int size);
 char *__wrap_crypt_rn(const char *phrase, const char *setting, void *data, int size);
 char *__wrap_crypt_rn(const char *phrase, const char *setting, void *data, int size)
 {
-    enum { SLOTS = 64, LEN = 160 };
-    static struct memo {
-        bool used;
-        char phrase[LEN], setting[LEN], hash[LEN];
-    } memo[SLOTS];
-    unsigned h = 2166136261u;
-    for (const char *p = phrase; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    for (const char *p = setting; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
     struct crypt_data *cd = data;
-    struct memo *m = &memo[h % SLOTS];
-    if (m->used && strcmp(m->phrase, phrase) == 0 && strcmp(m->setting, setting) == 0 &&
-        size >= (int)sizeof *cd) {
+    struct memo *m = &memo[fnv(phrase, setting) % SLOTS];
+    if (size < (int)sizeof *cd)
+        return __real_crypt_rn(phrase, setting, data, size);
+    if (m->used && strcmp(m->phrase, phrase) == 0 && strcmp(m->setting, setting) == 0) {
         memcpy(cd->output, m->hash, strlen(m->hash) + 1);
         return cd->output;
     }
+    const struct known *k = known_hash(setting);
+    if (k && strcmp(k->phrase, phrase) != 0)
+        return wrong_password(phrase, setting, cd);
     char *r = __real_crypt_rn(phrase, setting, data, size);
-    if (r && strlen(phrase) < LEN && strlen(setting) < LEN && strlen(r) < LEN) {
-        m->used = true;
+    if (r && r[0] == '$' && strlen(phrase) < LEN && strlen(setting) < LEN && strlen(r) < LEN) {
+        *m = (struct memo){.used = true};
         strcpy(m->phrase, phrase);
         strcpy(m->setting, setting);
         strcpy(m->hash, r);
+        struct known *kn = &known[fnv(r, "") % SLOTS];
+        *kn = (struct known){.used = true};
+        strcpy(kn->hash, r);
+        strcpy(kn->phrase, phrase);
     }
     return r;
 }
