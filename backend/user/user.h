@@ -27,6 +27,10 @@ void user_delete(struct lab *lab, int sw, const char *name);
 /* `username` lines of the running configuration. */
 void user_render_config(struct lab *lab, int sw, strbuf *out);
 
+/* What user_login hashes an unknown user's password with, so that a
+ * stranger's login costs the crypt a user's does; the hash is thrown away
+ * (the fuzz targets skip that crypt: tests/fuzz/fuzz_wrap.c). */
+#define USER_NOBODY_SETTING "$5$mdsimdflt$"
 /* A new SHA-256 crypt hash with a random salt; false when crypt fails. */
 bool user_hash_password(const char *password, char *out, size_t n);
 /* A hash as `password 5 HASH` may give it: $5$ or $6$, well formed. */

@@ -117,7 +117,7 @@ bool user_login(struct lab *lab, int sw, const char *name, const char *password,
     bool known = strlen(name) <= USER_NAME_MAX && user_get(lab, sw, name, &u);
     lab_unlock(lab);
     /* an unknown user costs the same crypt as a known one */
-    bool ok = hash_with(password, known ? u.hash : "$5$mdsimdflt$", got, sizeof got) && known &&
+    bool ok = hash_with(password, known ? u.hash : USER_NOBODY_SETTING, got, sizeof got) && known &&
               same_hash(got, u.hash);
     if (ok)
         *role = u.role;

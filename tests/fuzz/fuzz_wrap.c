@@ -4,6 +4,7 @@
  * time and would cut the executions per second; what mdsim does stays
  * the same.
  */
+#include "user/user.h"
 #include <crypt.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,7 +47,8 @@ int __wrap_clock_gettime(clockid_t clock, struct timespec *ts)
  * crypt(password, stored hash) with the stored hash, so once the password
  * of a stored hash is known (every real crypt teaches one: its result is
  * the hash of its password), any other password gets a hash that differs
- * from it, made at once. Same answers to mdsim's comparisons, no rounds. */
+ * from it, made at once. Same answers to mdsim's comparisons, no rounds;
+ * the same for the crypt of a stranger's login, whose hash is thrown away. */
 enum { SLOTS = 64, LEN = 160 };
 
 static unsigned fnv(const char *a, const char *b)
@@ -77,15 +79,29 @@ static const struct known *known_hash(const char *setting)
     return k->used && strcmp(k->hash, setting) == 0 ? k : NULL;
 }
 
+static const char alphabet[] = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
 /* Not the stored hash: its last character changed, the same way for the
  * same password. */
 static char *wrong_password(const char *phrase, const char *setting, struct crypt_data *cd)
 {
-    static const char alphabet[] = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     size_t n = strlen(setting);
     memcpy(cd->output, setting, n + 1);
     char c = alphabet[fnv(phrase, setting) % 64];
     cd->output[n - 1] = c != setting[n - 1] ? c : c == '.' ? '/' : '.';
+    return cd->output;
+}
+
+/* The hash of an unknown user's password, which user_login throws away:
+ * a digest of the right length, the same for the same password. */
+static char *nobody(const char *phrase, struct crypt_data *cd)
+{
+    size_t n = strlen(USER_NOBODY_SETTING);
+    unsigned h = fnv(phrase, USER_NOBODY_SETTING);
+    memcpy(cd->output, USER_NOBODY_SETTING, n);
+    for (int i = 0; i < 43; i++, h = h * 16777619u + 1)
+        cd->output[n + (size_t)i] = alphabet[h >> 26];
+    cd->output[n + 43] = '\0';
     return cd->output;
 }
 
@@ -101,6 +117,8 @@ char *__wrap_crypt_rn(const char *phrase, const char *setting, void *data, int s
         memcpy(cd->output, m->hash, strlen(m->hash) + 1);
         return cd->output;
     }
+    if (strcmp(setting, USER_NOBODY_SETTING) == 0)
+        return nobody(phrase, cd);
     const struct known *k = known_hash(setting);
     if (k && strcmp(k->phrase, phrase) != 0)
         return wrong_password(phrase, setting, cd);
