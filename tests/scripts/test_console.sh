@@ -128,6 +128,18 @@ expect_last '^MDS1# ?$' "after Ctrl-C the session stays at exec"
 [ "$(screen | grep -c 'Enter configuration commands')" -eq 1 ] || fail "Ctrl-C ran the half-typed configure"
 screen | grep -q 'configure terminshow' && fail "Ctrl-C did not clear the line"
 
+# Tab completes a value the lab has, typed glued to its interface type
+for line in 'configure terminal' 'feature fcip' 'interface fcip 12' 'end'; do
+    tm send-keys -t t -l "$line"
+    tm send-keys -t t Enter
+done
+expect_last '^MDS1# ?$' "back at exec after creating fcip12"
+tm send-keys -t t -l 'show interface fcip1'
+tm send-keys -t t Tab
+expect_last '^MDS1# show interface fcip12 ?$' "show interface fcip1 + Tab"
+tm send-keys -t t C-c
+expect_last '^MDS1# ?$' "Ctrl-C after the completed interface"
+
 # an error shows the caret under the word
 tm send-keys -t t -l 'show bogus'
 tm send-keys -t t Enter
