@@ -41,7 +41,8 @@ static enum match_status walk_step(struct walk *k, const struct word *w, int i, 
 {
     enum level best = L_NONE;
     const struct gtoken *range_tok = NULL;
-    enum level *lv = malloc(sizeof *lv * (size_t)(k->n ? k->n : 1));
+    enum level small[512]; /* a word after the first leaves few variants */
+    enum level *lv = k->n <= 512 ? small : malloc(sizeof *lv * (size_t)k->n);
     if (!lv)
         abort();
     int c0 = w->len ? tolower((unsigned char)w->s[0]) : -1;
@@ -73,7 +74,8 @@ static enum match_status walk_step(struct walk *k, const struct word *w, int i, 
         line |= t->kind == TOK_LINE;
         k->alive[m++] = k->alive[j];
     }
-    free(lv);
+    if (lv != small)
+        free(lv);
     *level = best;
     if (best == L_NONE) {
         if (range_tok) {

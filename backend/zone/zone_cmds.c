@@ -3,8 +3,10 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "vsan/vsan.h"
+#include "vsan/vsan_store.h"
 #include "zone.h"
 #include <stdio.h>
+#include <string.h>
 
 static int cmd_default_zone(struct session *s, const struct cmd_args *a)
 {
@@ -53,8 +55,18 @@ static int show_zone_status(struct session *s, const struct cmd_args *a)
         show_status(s, vsan);
         return 0;
     }
+    /* the VSANs with a status, read once: two store lookups for each of
+     * 4,093 ids were most of this command's time */
+    struct vsan_set has;
+    memset(&has, 0, sizeof has);
+    vsan_set_add(&has, 1, 1);
+    int ids[VSAN_MAX_USER];
+    for (int i = 0, n = vsan_ids(s->lab, s->sw, ids, VSAN_MAX_USER); i < n; i++)
+        vsan_set_add(&has, ids[i], ids[i]);
+    for (int i = 0, n = zone_permit_vsans(s->lab, s->sw, ids, VSAN_MAX_USER); i < n; i++)
+        vsan_set_add(&has, ids[i], ids[i]);
     for (int vsan = 1; vsan <= VSAN_MAX_USER; vsan++)
-        if (has_status(s, vsan)) {
+        if (vsan != VSAN_EVFP && vsan_set_has(&has, vsan)) {
             if (vsan > 1)
                 cmd_printf(s, "\n");
             show_status(s, vsan);
