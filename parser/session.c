@@ -149,7 +149,6 @@ static struct match_env env_for(struct session *s, enum mode m)
     return (struct match_env){session_grammar(), m, allowed, lab_values, s};
 }
 
-
 /* The caret goes under byte `off` of `line`, which starts at screen column
  * col0: columns, not bytes, count (`café`, CJK text before the error). */
 static void report(struct session *s, enum match_status st, size_t col0, const char *line,
