@@ -100,8 +100,8 @@ if [ -x "$client" ] && command -v timeout > /dev/null; then
         tp=$((10000 + (RANDOM * 31 + $$) % 22000))
         "$mdsim" --db "$db" serve --telnet-port "$tp" --ssh-port $((tp + 16)) > "$work/serve.out" 2> "$work/serve.err" &
         pid=$!
-        for _ in $(seq 100); do grep -q ready "$work/serve.err" && break; kill -0 $pid 2> /dev/null || break; sleep 0.1; done
-        grep -q ready "$work/serve.err" && break
+        for _ in $(seq 100); do grep -q "serve: ready" "$work/serve.err" && break; kill -0 $pid 2> /dev/null || break; sleep 0.1; done
+        grep -q "serve: ready" "$work/serve.err" && break
         kill $pid 2> /dev/null; wait $pid 2> /dev/null
     done
     o=$(printf 'copy %s bootflash:remote.txt\ndir\n' "$work/notes.txt" | timeout 30 "$client" 127.0.0.1 "$tp" 2>&1)

@@ -146,7 +146,7 @@ for lab in a b; do
     serve_pids="$serve_pids $!"
 done
 for lab in a b; do
-    for _ in $(seq 100); do grep -q ready "$work/$lab.err" && break; sleep 0.1; done
+    for _ in $(seq 100); do grep -q "serve: ready" "$work/$lab.err" && break; sleep 0.1; done
     printf 'configure terminal\nswitchname LAB-%s\nend\n' "$lab" > "$work/$lab.cmds"
     port=$(awk '$1 == "MDS2" { sub(/.*:/, "", $3); print $3 }' "$work/$lab.ports")
     [ -n "$port" ] || { fail "port 0: no MDS2 telnet port in $(cat "$work/$lab.ports")"; continue; }

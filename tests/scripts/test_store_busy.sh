@@ -35,7 +35,7 @@ grep -qx "MDS1" "$dir/after" || fail "the refused command changed the switch nam
 "$mdsim" --db "$dir/lab.db" serve --telnet-port 0 --ssh-port 0 > /dev/null 2> "$dir/serve.err" &
 server=$!
 trap '[ -n "$holder" ] && kill "$holder" 2> /dev/null; kill "$server" 2> /dev/null; wait 2> /dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 100); do grep -q ready "$dir/serve.err" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q "serve: ready" "$dir/serve.err" && break; sleep 0.1; done
 { echo "BEGIN IMMEDIATE;"; sleep 8; echo "COMMIT;"; } | sqlite3 "$dir/lab.db" &
 holder=$!
 sleep 0.5

@@ -59,7 +59,8 @@ serve_start() {
         serve_pids="$serve_pids $SERVE_PID"
         echo "$SERVE_PID" >> "$work/pids"
         for _ in $(seq 200); do
-            grep -q "ready" "$SERVE_ERR" && return 0
+            # not "ready" alone: "already served" has it too
+            grep -q "^mdsim serve: ready" "$SERVE_ERR" && return 0
             kill -0 "$SERVE_PID" 2>/dev/null || break
             sleep 0.1
         done
@@ -69,12 +70,16 @@ serve_start() {
     return 1
 }
 
-# serve_stop: SIGTERM, bounded wait; returns serve's exit status.
+# serve_stop: SIGTERM, bounded wait; returns serve's exit status (and
+# shows what serve said when that is not 0).
 serve_stop() {
     kill -TERM "$SERVE_PID" 2>/dev/null
     for _ in $(seq 150); do kill -0 "$SERVE_PID" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$SERVE_PID" 2>/dev/null
     wait "$SERVE_PID"
+    local rc=$?
+    [ $rc = 0 ] || echo "serve exited $rc: $(tail -5 "$SERVE_ERR")"
+    return $rc
 }
 
 # Times and uptimes move with the wall clock when served.
