@@ -499,6 +499,7 @@ int owner_start(struct lab *lab, const struct labown *o, const char *what, char 
     own.listening = true;
     signal(SIGPIPE, SIG_IGN);
     session_grammar(); /* built once here, before threads race to build it */
+    lab_share(lab);
     sigset_t old;
     block_signals(&old);
     own.accepting = pthread_create(&own.accept_th, NULL, accept_main, NULL) == 0;

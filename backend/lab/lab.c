@@ -7,6 +7,7 @@
 #include "session.h"
 #include "session_host.h"
 #include "ipnet/ipnet.h"
+#include <assert.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +30,9 @@ struct lab {
     pthread_cond_t unheld; /* lab_hold: others wait for the holder to let go */
     pthread_t holder;
     bool held;
+    pthread_t locker; /* the thread in `lock` now, when `locked` */
+    bool locked;
+    bool shared; /* other threads may use the lab: lab_share */
     struct lab_switch *sw;
     int nsw;
     int txn_depth;
@@ -67,7 +71,28 @@ void lab_default_path(char *buf, size_t n)
 }
 
 sqlite3 *lab_db(struct lab *lab) { return lab->db; }
-sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql) { return stmt_get(lab->stmts, sql); }
+/* The connection is opened without SQLite's own mutex (store_open): the
+ * lab lock is what keeps two threads off it, so once the lab is shared a
+ * statement taken without that lock is a race. Debug builds check it here,
+ * where every query of the features and of this file starts. Before, one
+ * thread has the lab (lab_open, a test, a fuzz input) and needs no lock. */
+static void mark_locked(struct lab *lab, bool on)
+{
+    lab->locker = pthread_self();
+    lab->locked = on;
+}
+
+static void assert_locked(const struct lab *lab)
+{
+    assert(!lab->shared || (lab->locked && pthread_equal(lab->locker, pthread_self())));
+    (void)lab;
+}
+
+sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql)
+{
+    assert_locked(lab);
+    return stmt_get(lab->stmts, sql);
+}
 
 void lab_step_done(struct lab *lab, sqlite3_stmt *st)
 {
@@ -262,10 +287,10 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     pthread_cond_init(&lab->clock_wake, NULL);
     pthread_cond_init(&lab->unheld, NULL);
     lab->wall_at_open = time(NULL);
-    load_switches(lab);
-    load_clock(lab);
     session_use_commands(command_tables());
     session_use_host(&session_host);
+    load_switches(lab);
+    load_clock(lab);
     engine_start(lab);
     stmt_cache_reset_all(lab->stmts);
     return lab;
@@ -390,6 +415,7 @@ void lab_lock(struct lab *lab)
     pthread_mutex_lock(&lab->lock);
     while (lab->held && !pthread_equal(lab->holder, pthread_self()))
         pthread_cond_wait(&lab->unheld, &lab->lock);
+    mark_locked(lab, true);
     if (lab->txn_depth == 0 && !lab->batch)
         follow_other_writers(lab);
 }
@@ -415,6 +441,7 @@ void lab_unlock(struct lab *lab)
     stmt_cache_reset_all(lab->stmts); /* no read transaction outlives a command */
     if (lab->clock_on)
         pthread_cond_signal(&lab->clock_wake); /* a command may have scheduled events */
+    mark_locked(lab, false);
     pthread_mutex_unlock(&lab->lock);
 }
 
@@ -547,9 +574,11 @@ static void *clock_main(void *arg)
     struct lab *lab = arg;
     pthread_mutex_lock(&lab->lock);
     while (!lab->clock_stop) {
+        mark_locked(lab, true);
         if (lab->txn_depth == 0 && !lab->batch)
             lab_tick(lab);
         stmt_cache_reset_all(lab->stmts); /* the wait below releases the lock */
+        mark_locked(lab, false);
         uint64_t next = engine_next_time(lab->engine);
         if (next == ENGINE_TIME_NEVER) {
             pthread_cond_wait(&lab->clock_wake, &lab->lock);
@@ -581,12 +610,15 @@ static void clock_stop(struct lab *lab)
     lab->clock_on = lab->clock_stop = false;
 }
 
+void lab_share(struct lab *lab) { lab->shared = true; }
+
 void lab_set_realtime(struct lab *lab, double speed)
 {
     lab->speed = speed;
     lab->rt_wall_ns = mono_ns();
     lab->rt_lab_ns = lab_now(lab);
     if (speed > 0 && !lab->clock_on) {
+        lab_share(lab);
         /* the thread takes no signal: they are the front-end's to handle */
         sigset_t all, old;
         sigfillset(&all);

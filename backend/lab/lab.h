@@ -89,6 +89,9 @@ uint64_t lab_now(const struct lab *lab);
 void lab_advance_to(struct lab *lab, uint64_t t);
 /* Real time: the clock follows the wall clock times `speed`. */
 void lab_set_realtime(struct lab *lab, double speed);
+/* From now on other threads may use the lab: every use goes through
+ * lab_lock (checked in debug builds). */
+void lab_share(struct lab *lab);
 bool lab_realtime(const struct lab *lab);
 /* Catches the clock up with the wall clock (no-op on virtual time). */
 void lab_tick(struct lab *lab);

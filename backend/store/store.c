@@ -1,6 +1,7 @@
 #include "store.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,8 @@ bool store_check_private(const char *path, char *err, size_t errlen)
     return access(path, F_OK) != 0 || lab_files_private(path, err, errlen);
 }
 
+static void no_memstatus(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
 sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen)
 {
     sqlite3 *db = NULL;
@@ -150,7 +153,13 @@ sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen)
     } else if (!lab_files_private(path, err, errlen)) {
         return NULL;
     }
-    int flags = SQLITE_OPEN_READWRITE | (*created ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+    /* No mutex of SQLite's: every use of a lab's connection is under the
+     * lab lock (lab.c checks it in debug builds), and SQLite's own locking
+     * on every call, with its allocator's statistics, was a sixth of a
+     * replay's time (docs/store.md). */
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, no_memstatus);
+    int flags = SQLITE_OPEN_READWRITE | (*created ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
         snprintf(err, errlen, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : strerror(errno));
         sqlite3_close(db);
