@@ -287,10 +287,10 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     pthread_cond_init(&lab->clock_wake, NULL);
     pthread_cond_init(&lab->unheld, NULL);
     lab->wall_at_open = time(NULL);
-    session_use_commands(command_tables());
-    session_use_host(&session_host);
     load_switches(lab);
     load_clock(lab);
+    session_use_commands(command_tables());
+    session_use_host(&session_host);
     engine_start(lab);
     stmt_cache_reset_all(lab->stmts);
     return lab;
