@@ -8,8 +8,12 @@
  * there, it reads VmRSS and VmHWM of the idle process from /proc, and VmRSS
  * of the lab's owner when the console attached to one (a separate, forked
  * mdsim process with the same arguments that holds the lab: its memory is
- * part of what the start costs), then sends "exit\r" and reaps it. Every wait is bounded: a process that does not
- * answer in time is killed and the run is reported as a timeout.
+ * part of what the start costs). The two map the same libraries, so their
+ * VmRSS summed counts those pages twice; what the pair holds is the owner's
+ * VmRSS plus the console's private pages (smaps_rollup), which is what the
+ * target is checked against. Then it sends "exit\r" and reaps it. Every
+ * wait is bounded: a process that does not answer in time is killed and the
+ * run is reported as a timeout.
  *
  * Prints figures only, never fails on timing (machines are shared and noisy).
  * Targets: first prompt < 20 ms, < 10 MB resident.
@@ -46,6 +50,7 @@ struct run {
     double prompt_ms;
     long rss_kb, hwm_kb;
     long owner_rss_kb; /* -1: no separate owner process */
+    long private_kb;   /* the console's pages nobody else maps; -1: unknown */
     int status; /* wait status, or -1 when it had to be killed */
 };
 
@@ -72,6 +77,23 @@ static void read_mem(pid_t pid, long *rss_kb, long *hwm_kb)
             *hwm_kb = strtol(line + 6, NULL, 10);
     }
     fclose(f);
+}
+
+/* Private_Clean + Private_Dirty of a process (smaps_rollup), in kB: the
+ * pages only it maps. -1 when not found. */
+static long read_private(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/smaps_rollup", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    long kb = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "Private_Clean:", 14) == 0 || strncmp(line, "Private_Dirty:", 14) == 0)
+            kb = (kb < 0 ? 0 : kb) + strtol(line + 14, NULL, 10);
+    fclose(f);
+    return kb;
 }
 
 /* Whether /proc/<pid>/cmdline is exactly "<any> --db <db>". */
@@ -186,7 +208,7 @@ static int reap(pid_t pid, double deadline)
 /* One start of mdsim on `db` in a new pseudo-terminal. */
 static struct run run_once(const char *mdsim, const char *db)
 {
-    struct run r = {.ok = false, .rss_kb = -1, .hwm_kb = -1, .owner_rss_kb = -1, .status = -1};
+    struct run r = {.ok = false, .rss_kb = -1, .hwm_kb = -1, .owner_rss_kb = -1, .private_kb = -1, .status = -1};
     int master = posix_openpt(O_RDWR | O_NOCTTY);
     if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0) {
         perror("bench_startup: posix_openpt");
@@ -240,6 +262,7 @@ static struct run run_once(const char *mdsim, const char *db)
         r.ok = true;
         read_mem(pid, &r.rss_kb, &r.hwm_kb);
         r.owner_rss_kb = owner_rss(pid, db);
+        r.private_kb = read_private(pid);
     } else {
         fprintf(stderr, "bench_startup: no \"%s\" within %d ms; output was: %.*s\n", PROMPT,
                 PROMPT_TIMEOUT_MS, (int)(len > 200 ? 200 : len), buf);
@@ -278,6 +301,7 @@ struct summary {
     long rss_median, rss_max, hwm_median, hwm_max;
     int owners;                  /* runs that had a separate owner */
     long owner_median, owner_max, total_max;
+    long pair_max; /* owner RSS + the console's private pages: shared pages once */
 };
 
 static struct summary summarize(const struct run *runs, int n)
@@ -294,6 +318,9 @@ static struct summary summarize(const struct run *runs, int n)
             if (runs[i].owner_rss_kb >= 0) {
                 own[s.owners++] = runs[i].owner_rss_kb;
                 total += runs[i].owner_rss_kb;
+                long pair = runs[i].owner_rss_kb + (runs[i].private_kb >= 0 ? runs[i].private_kb : runs[i].rss_kb);
+                if (pair > s.pair_max)
+                    s.pair_max = pair;
             }
             if (total > s.total_max)
                 s.total_max = total;
@@ -338,10 +365,12 @@ static void report(const char *what, const struct summary *s)
         printf("%-18s lab owner:    none apart from the console (the lab is in its process)\n", what);
         return;
     }
-    printf("%-18s lab owner:    VmRSS median %ld kB, max %ld kB (%d runs had one); console + owner"
-           " max %ld kB [target < %d kB: %s]\n",
-           what, s->owner_median, s->owner_max, s->owners, s->total_max, TARGET_RSS_KB,
-           s->total_max < TARGET_RSS_KB ? "meets it" : "misses it");
+    printf("%-18s lab owner:    VmRSS median %ld kB, max %ld kB (%d runs had one); VmRSS of both"
+           " summed max %ld kB (the library pages they share counted twice)\n",
+           what, s->owner_median, s->owner_max, s->owners, s->total_max);
+    printf("%-18s console + owner resident, shared pages once (owner VmRSS + the console's private"
+           " pages): max %ld kB [target < %d kB: %s]\n",
+           what, s->pair_max, TARGET_RSS_KB, s->pair_max < TARGET_RSS_KB ? "meets it" : "misses it");
 }
 
 /* Removes db followed by suffix; a name too long to build cannot exist. */
