@@ -4,6 +4,7 @@
 #include "textwidth.h"
 #include "ifname.h"
 #include "session_host.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +33,20 @@ void session_use_commands(const struct cmd_def *const *t)
 
 const struct cmd_def *const *session_commands(void) { return tables; }
 
+static void compile_grammar(void)
+{
+    if (!tables)
+        abort(); /* a program bug: no command tables were given */
+    grammar = grammar_compile(tables);
+}
+
+/* Compiled once, by whichever thread asks first; the others wait for it
+ * (a lab's owner starts compiling in a thread of its own while it opens
+ * the lab: cli/owner.c). */
 const struct grammar *session_grammar(void)
 {
-    if (!grammar) {
-        if (!tables)
-            abort(); /* a program bug: no command tables were given */
-        grammar = grammar_compile(tables);
-    }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, compile_grammar);
     return grammar;
 }
 
