@@ -497,7 +497,6 @@ int owner_start(struct lab *lab, const struct labown *o, const char *what, char 
     }
     own.listening = true;
     signal(SIGPIPE, SIG_IGN);
-    session_grammar(); /* built once here, before threads race to build it */
     lab_share(lab);
     sigset_t old;
     block_signals(&old);
@@ -691,8 +690,9 @@ static void *compile_grammar(void *arg)
     return NULL;
 }
 
-/* The grammar compiles on the other core while the lab opens (3-4 ms
- * each on the 2-core VM); owner_start's session_grammar() waits for it. */
+/* The grammar compiles on the other core while the lab opens and the
+ * console attaches (3-4 ms each on the 2-core VM); the first session's
+ * session_grammar() waits for it if need be. */
 static void warm_grammar(void)
 {
     pthread_t th;

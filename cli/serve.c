@@ -31,7 +31,6 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <libssh/libssh.h>
 #include <unistd.h>
 
 enum { MAX_CONNS = 256, MAX_LISTEN = 64, DRAIN_SECONDS = 10, SEND_TIMEOUT_S = 30 };
@@ -56,6 +55,7 @@ struct listener {
 
 struct server {
     struct lab *lab;
+    const struct ssh_module *sshm;
     struct ssh_server *ssh;
     struct term_opts topts[MAX_LISTEN]; /* per switch */
     atomic_bool stop;
@@ -207,7 +207,7 @@ static void *conn_main(void *arg)
     fprintf(stderr, "mdsim serve: %s connection to %s from %s\n", c->ssh ? "ssh" : "telnet", name,
             c->from);
     if (c->ssh)
-        ssh_serve(sv->ssh, c->fd, c->from, &c->opts);
+        sv->sshm->serve(sv->ssh, c->fd, c->from, &c->opts);
     else
         telnet_serve(c->fd, c->from, &c->opts);
     login_ticket_drop(&c->ticket);
@@ -377,8 +377,9 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
         fprintf(stderr, "mdsim: a lab of more than %d switches cannot be served\n", MAX_LISTEN);
         return 1;
     }
-    session_grammar(); /* built once here, before threads race to build it */
-    if (!(sv->ssh = ssh_server_new(sv->lab, err, sizeof err))) {
+    session_grammar(); /* now, not in the first client's time */
+    sv->sshm = ssh_module_load(err, sizeof err);
+    if (!sv->sshm || !(sv->ssh = sv->sshm->server_new(sv->lab, err, sizeof err))) {
         fprintf(stderr, "mdsim: %s\n", err);
         return 1;
     }
@@ -427,15 +428,14 @@ int serve_run(struct lab *lab, const char *db_path, const struct serve_opts *o)
     sv->lab = lab;
     pthread_mutex_init(&sv->mu, NULL);
     pthread_cond_init(&sv->idle, NULL);
-    ssh_init();
     bool stuck = false;
     int rc = serve_lab(sv, o, ai, &stuck);
     if (stuck) /* threads still hold the lab: every command committed, just go */
         _exit(rc);
     for (int i = 0; i < sv->nls && !atomic_load(&sv->stop); i++)
         close(sv->ls[i].fd);
-    ssh_server_free(sv->ssh);
-    ssh_finalize();
+    if (sv->ssh)
+        sv->sshm->server_free(sv->ssh);
     pthread_cond_destroy(&sv->idle);
     pthread_mutex_destroy(&sv->mu);
     free(sv);

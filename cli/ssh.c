@@ -69,13 +69,18 @@ static bool bind_set(ssh_bind b, enum ssh_bind_options_e opt, const void *v)
     return ssh_bind_options_set(b, opt, v) == SSH_OK;
 }
 
-struct ssh_server *ssh_server_new(struct lab *lab, char *err, size_t n)
+static void server_free(struct ssh_server *srv);
+
+static struct ssh_server *server_new(struct lab *lab, char *err, size_t n)
 {
+    ssh_init();
     lab_lock(lab);
     ssh_key key = load_or_make_key(lab, err, n);
     lab_unlock(lab);
-    if (!key)
+    if (!key) {
+        ssh_finalize();
         return NULL;
+    }
     struct ssh_server *srv = calloc(1, sizeof *srv);
     if (!srv)
         abort();
@@ -93,19 +98,20 @@ struct ssh_server *ssh_server_new(struct lab *lab, char *err, size_t n)
               bind_set(srv->bind, SSH_BIND_OPTIONS_HMAC_S_C, macs);
     if (!ok) {
         snprintf(err, n, "cannot set up SSH: %s", ssh_get_error(srv->bind));
-        ssh_server_free(srv);
+        server_free(srv);
         return NULL;
     }
     return srv;
 }
 
-void ssh_server_free(struct ssh_server *srv)
+static void server_free(struct ssh_server *srv)
 {
     if (!srv)
         return;
     ssh_bind_free(srv->bind);
     pthread_mutex_destroy(&srv->lock);
     free(srv);
+    ssh_finalize();
 }
 
 /* ---- one connection ---- */
@@ -296,7 +302,7 @@ static void run_channel(struct ssh_conn *c)
     linger(c);
 }
 
-void ssh_serve(struct ssh_server *srv, int fd, const char *from, const struct term_opts *o)
+static void serve(struct ssh_server *srv, int fd, const char *from, const struct term_opts *o)
 {
     struct ssh_conn *c = calloc(1, sizeof *c);
     if (!c)
@@ -333,3 +339,5 @@ void ssh_serve(struct ssh_server *srv, int fd, const char *from, const struct te
     if (!owned)
         close(fd);
 }
+
+const struct ssh_module mdsim_ssh_module = {.server_new = server_new, .server_free = server_free, .serve = serve};
