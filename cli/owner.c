@@ -679,10 +679,6 @@ bool owner_daemon(struct lab *lab, struct labown *o)
     return true;
 }
 
-/* Forks the background owner of a console's lab: twice, so that it is
- * nobody's child, in a session of its own, its output to /dev/null. It
- * opens the lab and says on a pipe whether it could. The lock's open file
- * is shared with it: ours closes, its stays. */
 static void *compile_grammar(void *arg)
 {
     (void)arg;
@@ -700,6 +696,10 @@ static void warm_grammar(void)
         pthread_detach(th);
 }
 
+/* Forks the background owner of a console's lab, in a session of its
+ * own, its output to /dev/null. It opens the lab and says on a pipe
+ * whether it could. The lock's open file is shared with it: ours closes,
+ * its stays. */
 int owner_spawn(struct labown *o, double speed, char *err, size_t errlen)
 {
     int p[2];
@@ -710,8 +710,8 @@ int owner_spawn(struct labown *o, double speed, char *err, size_t errlen)
     fflush(NULL);
     /* One fork: the owner is this console's child until the console exits
      * and init adopts it (a second fork to orphan it at once cost 1.7 ms of
-     * page-table copying, a tenth of the start). If it ends first it stays
-     * a zombie only until the console exits. */
+     * page-table copying). If it ends first it stays a zombie only until
+     * the console exits. */
     pid_t pid = fork();
     if (pid == 0) {
         close(p[0]);
