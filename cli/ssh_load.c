@@ -15,13 +15,13 @@ const struct ssh_module *ssh_module_load(char *err, size_t n)
 {
     char path[PATH_MAX + sizeof MODULE];
     ssize_t len = readlink("/proc/self/exe", path, PATH_MAX - 1);
-    if (len <= 0) {
+    path[len > 0 ? len : 0] = '\0';
+    char *slash = strrchr(path, '/'); /* /proc/self/exe is absolute */
+    if (!slash) {
         snprintf(err, n, "cannot find the program's directory for %s", MODULE);
         return NULL;
     }
-    path[len] = '\0';
-    char *slash = strrchr(path, '/');
-    snprintf(slash ? slash + 1 : path, sizeof path - (size_t)(slash ? slash + 1 - path : 0), "%s", MODULE);
+    memcpy(slash + 1, MODULE, sizeof MODULE); /* path has room: PATH_MAX + sizeof MODULE */
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     const struct ssh_module *m = h ? dlsym(h, "mdsim_ssh_module") : NULL;
     if (!m) {
