@@ -15,7 +15,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-enum { MAX_SLOTS = 13 };
+enum {
+    MAX_SLOTS = 13,    /* as `module <slot:1-13>` */
+    MAX_SWITCHES = 64, /* what `mdsim serve` can serve (a port pair each) */
+    TEXT_MAX = 1 << 20 /* bytes: 64 switches and every cable take ~300 KB */
+};
 
 struct tswitch {
     char name[33];
@@ -121,6 +125,9 @@ static int on_switch(struct topo *t, const struct cmd_args *a)
     const struct chassis_model *ch = catalog_chassis(model);
     if (!ch)
         return topo_error(t, "unknown chassis '%s'", model);
+    if (t->nsw == MAX_SWITCHES)
+        return topo_error(t, "more than %d switches in one lab (mdsim serve serves at most %d)", MAX_SWITCHES,
+                          MAX_SWITCHES);
     if (t->nsw == t->capsw) {
         t->capsw = t->capsw ? t->capsw * 2 : 8;
         t->sw = realloc(t->sw, (size_t)t->capsw * sizeof *t->sw);
@@ -162,8 +169,29 @@ static int on_module(struct topo *t, const struct cmd_args *a)
                      (long long)t->nsw, (long long)slot, m->model);
 }
 
+/* Digits only, as the CLI reads a number: no sign, no blank; more than
+ * 10 digits is out of range rather than wrapped (g2/4294967297 is not
+ * g2/1). False when s[0..n) is not a number. */
+static bool port_number(const char *s, size_t n, long *v)
+{
+    if (n == 0 || strspn(s, "0123456789") < n)
+        return false;
+    *v = 0;
+    for (size_t i = 0; i < n && *v <= 9999999999L; i++)
+        *v = *v * 10 + (s[i] - '0');
+    return true;
+}
+
+/* "2/2" after the type's letters: slot and port, each a number. */
+static bool slot_port(const char *s, long *slot, long *num)
+{
+    const char *slash = strchr(s, '/');
+    return slash && port_number(s, (size_t)(slash - s), slot) && port_number(slash + 1, strlen(slash + 1), num);
+}
+
 /* "GigabitEthernet2/2", "gig2/2", "g2/2": the Gigabit Ethernet port of an
- * IPS module of switch sw, in canonical form. */
+ * IPS module of switch sw, in canonical form. Errors quote the port as
+ * typed: its numbers may not fit an int. */
 static int link_end(struct topo *t, const char *swname, const char *port, struct tport *out, char *canon,
                     size_t n)
 {
@@ -173,23 +201,24 @@ static int link_end(struct topo *t, const char *swname, const char *port, struct
     size_t k = 0;
     while (isalpha((unsigned char)port[k]))
         k++;
-    int slot, num, used = 0;
-    if (iftype_by_prefix(port, k) != iftype_by_keyword("gigabitethernet") ||
-        sscanf(port + k, "%d/%d%n", &slot, &num, &used) != 2 || port[k + (size_t)used] != '\0' ||
-        !isdigit((unsigned char)port[k]))
+    long slot, num;
+    if (iftype_by_prefix(port, k) != iftype_by_keyword("gigabitethernet") || !slot_port(port + k, &slot, &num))
         return topo_error(t, "'%s' is not a Gigabit Ethernet port (e.g. GigabitEthernet2/2)", port);
     const struct tswitch *w = &t->sw[sw];
-    ifname_format(canon, n, iftype_by_keyword("gigabitethernet"), slot, num);
-    const struct module_model *m = slot >= 1 && slot <= MAX_SLOTS ? w->mod[slot] : NULL;
+    if (slot < 1 || slot > MAX_SLOTS)
+        return topo_error(t, "%s %s: slot %.*s is out of range (1-%d)", w->name, port,
+                          (int)strcspn(port + k, "/"), port + k, MAX_SLOTS);
+    const struct module_model *m = w->mod[slot];
     if (!m || m->ge_ports == 0)
-        return topo_error(t, "%s %s: %s has no IPS module in slot %d", w->name, canon, w->name, slot);
+        return topo_error(t, "%s %s: %s has no IPS module in slot %ld", w->name, port, w->name, slot);
     if (num < 1 || num > m->ge_ports)
-        return topo_error(t, "%s %s: the %s in slot %d has ports 1-%d", w->name, canon, m->model, slot,
+        return topo_error(t, "%s %s: the %s in slot %ld has ports 1-%d", w->name, port, m->model, slot,
                           m->ge_ports);
+    ifname_format(canon, n, iftype_by_keyword("gigabitethernet"), (int)slot, (int)num);
     for (int i = 0; i < t->nports; i++)
         if (t->ports[i].sw == sw && t->ports[i].slot == slot && t->ports[i].port == num)
             return topo_error(t, "%s %s is already cabled (line %d)", w->name, canon, t->ports[i].line);
-    *out = (struct tport){sw, slot, num, t->line};
+    *out = (struct tport){sw, (int)slot, (int)num, t->line};
     return 0;
 }
 
@@ -392,6 +421,11 @@ int topology_build(sqlite3 *db, const char *file, const char *text, char *err, s
 {
     struct topo t = {.db = db, .file = file, .err = err, .errlen = errlen};
     char *msg = NULL;
+    size_t len = strlen(text);
+    if (len > TEXT_MAX) { /* also keeps the line numbers within an int */
+        snprintf(err, errlen, "%s: over %d MiB (%zu bytes): not a lab file", file, TEXT_MAX >> 20, len);
+        return -1;
+    }
     if (sqlite3_exec(db, "SAVEPOINT topology", NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, errlen, "%s: store: %s", file, msg ? msg : "?");
         sqlite3_free(msg);

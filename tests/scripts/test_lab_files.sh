@@ -115,6 +115,47 @@ switch MDS2 chassis DS-C9506
   module 2 DS-X9308-SMIP"
 bad empty 1 "no switch declared" "! nothing here"
 
+# 5b. Numbers are bounded as the CLI bounds them: one that overflows an int
+# is out of range, never wrapped (g2/4294967297 was taken for g2/1).
+bad port_wraps 7 "g2/4294967297: the DS-X9308-SMIP in slot 2 has ports 1-8" "$head
+link MDS1 g2/4294967297 MDS2 g2/1"
+bad port_huge 7 "g2/99999999999999999999: the DS-X9304-SMIP in slot 2 has ports 1-4" "$head
+link MDS1 g2/1 MDS2 g2/99999999999999999999"
+bad slot_wraps 7 "slot 4294967298 is out of range (1-13)" "$head
+link MDS1 g4294967298/1 MDS2 g2/1"
+bad slot_negative_wrap 7 "slot 4294967294 is out of range (1-13)" "$head
+link MDS1 g4294967294/1 MDS2 g2/1"
+bad slot_zero 7 "slot 0 is out of range (1-13)" "$head
+link MDS1 g0/1 MDS2 g2/1"
+bad port_zero 7 "g2/0: the DS-X9308-SMIP in slot 2 has ports 1-8" "$head
+link MDS1 g2/0 MDS2 g2/1"
+bad port_signed 7 "'g2/+3' is not a Gigabit Ethernet port" "$head
+link MDS1 g2/+3 MDS2 g2/1"
+bad port_negative 7 "'g2/-1' is not a Gigabit Ethernet port" "$head
+link MDS1 g2/-1 MDS2 g2/1"
+bad module_slot_wraps 7 "4294967298 is out of range (1-13)" "$head
+  module 4294967298 DS-X9308-SMIP"
+bad seed_too_big 1 "4294967296 is out of range (0-4294967295)" "seed 4294967296
+$head"
+bad seed_huge 1 "18446744073709551617 is out of range (0-4294967295)" "seed 18446744073709551617
+$head"
+# At most 64 switches (what `mdsim serve` can serve), 1 MiB of file.
+i=1
+while [ $i -le 65 ]; do
+    printf 'switch S%d chassis DS-C9506\n  module 5 DS-X9530-SF2-K9\n' $i
+    i=$((i + 1))
+done > "$dir/many.txt"
+bad too_many_switches 129 "more than 64 switches in one lab" "$(cat "$dir/many.txt")"
+head -n 128 "$dir/many.txt" > "$dir/sixty-four.lab"
+"$mdsim" --db "$dir/sixty-four.db" lab create "$dir/sixty-four.lab" > /dev/null 2> "$dir/err" ||
+    fail "a lab of 64 switches: $(cat "$dir/err")"
+awk 'BEGIN { for (i = 0; i < 17000; i++) printf "! %060d\n", i; print "switch MDS1 chassis DS-C9506" }' \
+    > "$dir/big.lab"
+"$mdsim" --db "$dir/big.db" lab create "$dir/big.lab" > /dev/null 2> "$dir/err"
+[ $? -eq 1 ] || fail "a lab file over 1 MiB: want exit 1"
+grep -q "^$dir/big.lab: over 1 MiB" "$dir/err" || fail "a lab file over 1 MiB: $(cat "$dir/err")"
+[ -e "$dir/big.db" ] && fail "a lab file over 1 MiB left a lab"
+
 # 6. lab reset: a configured lab back to factory, topology kept.
 "$mdsim" --db "$dir/fresh.db" lab create "$example" > /dev/null 2>&1
 show_all() { # DB OUT: running and startup config of both switches
