@@ -173,9 +173,14 @@ static int play(int type, const char *buf, size_t n)
     return -1;
 }
 
-static int owner_gone(pid_t pid)
+/* The owner closed (or, wire_recv's other errors, broke a frame). */
+static int owner_gone(pid_t pid, int why)
 {
-    fprintf(stderr, "\nmdsim: the lab's owner (mdsim process %ld) went away\n", (long)pid);
+    if (why == WIRE_GONE)
+        fprintf(stderr, "\nmdsim: the lab's owner (mdsim process %ld) went away\n", (long)pid);
+    else
+        fprintf(stderr, "\nmdsim: protocol error from the lab's owner (mdsim process %ld): %s\n", (long)pid,
+                wire_fail_text(why));
     return 1;
 }
 
@@ -189,7 +194,7 @@ static int run_batch(int fd, pid_t pid)
         size_t n;
         int type = wire_recv(fd, buf, &n, -1);
         if (type < 0) {
-            rc = owner_gone(pid);
+            rc = owner_gone(pid, type);
             break;
         }
         rc = play(type, buf, n);
@@ -267,7 +272,7 @@ static int run_console(int fd, pid_t pid)
             if (type < 0) {
                 if (tty)
                     tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-                rc = owner_gone(pid);
+                rc = owner_gone(pid, type);
             } else {
                 rc = play(type, buf, n);
             }
@@ -292,7 +297,7 @@ int attach_run(const struct attach_owner *ow, const struct attach_job *j)
     if (console)
         window_size(&rows, &cols);
     if (send_request(fd, j, rows, cols) != 0) {
-        rc = owner_gone(pid);
+        rc = run_batch(fd, pid); /* refused (too many): what the owner said is still to read */
     } else if (console) {
         rc = run_console(fd, pid);
     } else if (strcmp(j->job, "replay") == 0 && (rc = send_files(fd, j)) > 0) {

@@ -31,19 +31,29 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The limits of docs/lab-owner.md. A client's place is held while it
+ * sends its request and input, so that part is bounded in time, and a
+ * client that stalls in it gives its place up to a newer one when all are
+ * taken: stalling costs the staller, not those who come after. */
 enum {
     MAX_CLIENTS = 32,
     MAX_FILES = 1024,
-    INPUT_MAX = 64 << 20,  /* bytes of replay input per client */
-    REQUEST_MS = 10000,    /* a client says what it wants within this */
-    RECV_TIMEOUT_S = 10,   /* a frame that has started must end within this */
-    SEND_TIMEOUT_S = 30,   /* a client that stops reading is dropped */
+    INPUT_MAX = 64 << 20,    /* bytes of replay input per client */
+    REQUEST_MS = 10000,      /* a client says what it wants within this */
+    INPUT_GAP_MS = 60000,    /* replay input: the longest pause between frames */
+    INPUT_TOTAL_MS = 600000, /* and all of it within this (64 MiB: ~1 s) */
+    STALL_MS = 1000,         /* a client still sending after this may lose its place */
+    RECV_TIMEOUT_S = 10,     /* a frame that has started must end within this */
+    SEND_TIMEOUT_S = 30,     /* a client that stops reading is dropped */
     DRAIN_SECONDS = 10,
 };
 
 struct client {
     int fd;
     struct client *next;
+    long long since_ms; /* connected (monotonic clock) */
+    bool running;       /* its job started: its place is its own (own.mu) */
+    bool evicted;       /* its place went to a newer client (own.mu) */
 };
 
 static struct {
@@ -57,6 +67,7 @@ static struct {
     pthread_cond_t left;
     struct client *clients;
     int n;
+    int evicted; /* clients in the list whose place went to another */
     atomic_bool stop;
     /* A background owner (owner_daemon) closes the lab as its last client
      * ends, before telling it so: once that mdsim has exited, the lab file
@@ -64,6 +75,91 @@ static struct {
     bool daemon, had_client, closing, closed;
     int idle; /* daemon: clients whose job is over, waiting for `closed` */
 } own = {.lfd = -1, .mu = PTHREAD_MUTEX_INITIALIZER, .left = PTHREAD_COND_INITIALIZER};
+
+static long long mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- a client's place ---- */
+
+/* The client's request and input are in: from now on its place is its
+ * own. False when it was given to a newer client meanwhile. */
+static bool client_starts(struct client *c)
+{
+    pthread_mutex_lock(&own.mu);
+    bool ok = !c->evicted;
+    c->running = ok;
+    pthread_mutex_unlock(&own.mu);
+    return ok;
+}
+
+static bool client_evicted(struct client *c)
+{
+    pthread_mutex_lock(&own.mu);
+    bool e = c->evicted;
+    pthread_mutex_unlock(&own.mu);
+    return e;
+}
+
+/* Every place is taken and a new client comes: the one that has been
+ * sending its request and input the longest gives its place up, once it
+ * has been at it STALL_MS (a fast upload that merely came first keeps
+ * its own). Its reads end (SHUT_RD), and its thread tells it why. Called
+ * with own.mu. */
+static bool evict_stalled(void)
+{
+    struct client *old = NULL;
+    for (struct client *c = own.clients; c; c = c->next) /* newest first: <= takes the older of a tie */
+        if (!c->running && !c->evicted && (!old || c->since_ms <= old->since_ms))
+            old = c;
+    if (!old || mono_ms() - old->since_ms < STALL_MS)
+        return false;
+    old->evicted = true;
+    own.evicted++;
+    shutdown(old->fd, SHUT_RD);
+    return true;
+}
+
+/* ---- what a client did wrong, on its stderr ---- */
+
+static int dropped(const struct client *c, FILE *err)
+{
+    fprintf(err,
+            "mdsim: dropped by the lab's owner: this mdsim was still sending its request and input after %lld s"
+            " when all %d places were taken, and its place went to a newer mdsim\n",
+            (mono_ms() - c->since_ms) / 1000, MAX_CLIENTS);
+    return 1;
+}
+
+/* A frame that is not what the client should send now (`wanted`), or a
+ * broken one. Returns the exit code: 1 for time and room, 2 for a frame
+ * no mdsim sends. */
+static int bad_frame(struct client *c, FILE *err, int type, size_t n, const char *wanted)
+{
+    if (client_evicted(c))
+        return dropped(c, err);
+    switch (type) {
+    case WIRE_GONE: /* nobody left to tell */
+        return 1;
+    case WIRE_CUT:
+        fprintf(err, "mdsim: protocol error: a frame cut short: begun, not finished within %d s\n", RECV_TIMEOUT_S);
+        return 1;
+    case WIRE_TOO_BIG:
+        fprintf(err, "mdsim: protocol error: a frame of %zu bytes, over the %s limit\n", n, WIRE_MAX_TEXT);
+        return 2;
+    case WIRE_NO_TYPE:
+        fprintf(err, "mdsim: protocol error: %s\n", wire_fail_text(type));
+        return 2;
+    }
+    if (type > ' ' && type < 127)
+        fprintf(err, "mdsim: protocol error: frame type '%c' where %s was expected\n", type, wanted);
+    else
+        fprintf(err, "mdsim: protocol error: frame type 0x%02x where %s was expected\n", type, wanted);
+    return 2;
+}
 
 /* ---- a job's request ---- */
 
@@ -76,11 +172,14 @@ struct request {
     long pid;
 };
 
-/* replay --pace, as the client sent it: out of range is none. */
-static int pace_value(const char *v)
+/* A number the client sent, or 0 when it is none or beyond hi: atoi's
+ * overflow is undefined. */
+static long bounded(const char *v, long hi)
 {
-    long p = strtol(v, NULL, 10);
-    return p >= 0 && p <= REPLAY_PACE_MAX_S ? (int)p : 0;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    return end != v && errno == 0 && x >= 0 && x <= hi ? x : 0;
 }
 
 /* "key=value" lines; unknown keys are ignored, values are bounded. */
@@ -107,15 +206,15 @@ static void parse_request(char *text, struct request *rq)
         else if (strcmp(l, "follow-prompts") == 0)
             rq->follow_prompts = *v == '1';
         else if (strcmp(l, "pace") == 0)
-            rq->pace_s = pace_value(v);
+            rq->pace_s = (int)bounded(v, REPLAY_PACE_MAX_S);
         else if (strcmp(l, "tty") == 0)
             rq->tty = *v == '1';
         else if (strcmp(l, "rows") == 0)
-            rq->rows = atoi(v);
+            rq->rows = (int)bounded(v, 65535);
         else if (strcmp(l, "cols") == 0)
-            rq->cols = atoi(v);
+            rq->cols = (int)bounded(v, 65535);
         else if (strcmp(l, "pid") == 0)
-            rq->pid = atol(v);
+            rq->pid = bounded(v, 0x7fffffff);
     }
 }
 
@@ -165,42 +264,92 @@ static FILE *input_open(void *ctx, const char *name)
     return in->len[k] ? fmemopen(in->data[k], in->len[k], "r") : fopen("/dev/null", "r");
 }
 
-/* F, D... per file, then G. False when the client broke off or sent too much. */
-static bool read_files(int fd, char *buf, struct replay_input *in, FILE *err)
+/* An F frame: "+NAME", or "!NAME" for a file the client could not read.
+ * 0, or the exit code after saying what was wrong. */
+static int add_file(struct replay_input *in, const char *buf, size_t n, FILE *err)
 {
-    size_t total = 0, n;
-    for (;;) {
-        int type = wire_recv(fd, buf, &n, -1);
-        if (type == W_GO)
-            return in->n > 0;
-        if (type == W_FILE && in->n < MAX_FILES && n > 1) {
-            int k = in->n++;
-            in->bad[k] = buf[0] == '!';
-            if (!(in->name[k] = strdup(buf + 1)))
-                abort();
-        } else if (type == W_DATA && in->n > 0 && total + n <= INPUT_MAX) {
-            int k = in->n - 1;
-            if (!(in->data[k] = realloc(in->data[k], in->len[k] + n + 1)))
-                abort();
-            memcpy(in->data[k] + in->len[k], buf, n);
-            in->len[k] += n;
-            total += n;
-        } else {
-            if (type == W_DATA || type == W_FILE)
-                fprintf(err, "mdsim: replay input over %d MiB or %d files: too much for one run\n",
-                        INPUT_MAX >> 20, MAX_FILES);
-            return false;
-        }
+    if (n == 0 || (buf[0] != '+' && buf[0] != '!')) {
+        fprintf(err, "mdsim: protocol error: a replay file frame must start with + or !\n");
+        return 2;
     }
+    if (n == 1 || buf[1] == '\0') {
+        fprintf(err, "mdsim: protocol error: a replay file with no name\n");
+        return 2;
+    }
+    if (in->n == MAX_FILES) {
+        fprintf(err, "mdsim: replay input over %d files: too much for one run\n", MAX_FILES);
+        return 2;
+    }
+    int k = in->n++;
+    in->bad[k] = buf[0] == '!';
+    if (!(in->name[k] = strdup(buf + 1)))
+        abort();
+    return 0;
 }
 
-static int job_replay(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+/* A D frame: the last file's next bytes. */
+static int add_data(struct replay_input *in, const char *buf, size_t n, size_t *total, FILE *err)
+{
+    if (in->n == 0) {
+        fprintf(err, "mdsim: protocol error: replay data before any file\n");
+        return 2;
+    }
+    if (*total + n > INPUT_MAX) {
+        fprintf(err, "mdsim: replay input over %d MiB: too much for one run\n", INPUT_MAX >> 20);
+        return 2;
+    }
+    int k = in->n - 1;
+    if (!(in->data[k] = realloc(in->data[k], in->len[k] + n + 1)))
+        abort();
+    memcpy(in->data[k] + in->len[k], buf, n);
+    in->len[k] += n;
+    *total += n;
+    return 0;
+}
+
+/* F, D... per file, then G, with no pause over INPUT_GAP_MS and all
+ * within INPUT_TOTAL_MS. 0, or the exit code after saying what was wrong. */
+static int read_files(struct client *c, char *buf, struct replay_input *in, FILE *err)
+{
+    size_t total = 0, n;
+    long long end = mono_ms() + INPUT_TOTAL_MS;
+    int rc = 0;
+    while (rc == 0) {
+        long long left = end - mono_ms();
+        int wait = left < INPUT_GAP_MS ? (int)(left > 0 ? left : 0) : INPUT_GAP_MS;
+        int type = wire_recv(c->fd, buf, &n, wait);
+        if (type == W_FILE) {
+            rc = add_file(in, buf, n, err);
+        } else if (type == W_DATA) {
+            rc = add_data(in, buf, n, &total, err);
+        } else if (type == W_GO && in->n > 0) {
+            return 0;
+        } else if (type == W_GO) {
+            fprintf(err, "mdsim: protocol error: no replay file before the end of the input\n");
+            rc = 2;
+        } else if (type == WIRE_TIMEOUT && wait == INPUT_GAP_MS) {
+            fprintf(err, "mdsim: no replay input for %d s: the lab's owner gave up on it\n", INPUT_GAP_MS / 1000);
+            rc = 1;
+        } else if (type == WIRE_TIMEOUT) {
+            fprintf(err, "mdsim: replay input not all sent within %d s: the lab's owner gave up on it\n",
+                    INPUT_TOTAL_MS / 1000);
+            rc = 1;
+        } else {
+            rc = bad_frame(c, err, type, n, "replay input (F, D or G)");
+        }
+    }
+    return rc;
+}
+
+static int job_replay(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
 {
     struct replay_input *in = calloc(1, sizeof *in);
     if (!in)
         abort();
-    int rc = 2;
-    if (read_files(fd, buf, in, err)) {
+    int rc = read_files(c, buf, in, err);
+    if (rc == 0 && !client_starts(c)) {
+        rc = dropped(c, err);
+    } else if (rc == 0) {
         struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
                                  .follow_prompts = rq->follow_prompts, .pace_s = rq->pace_s, .start_switch = sw,
                                  .out = out, .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
@@ -222,7 +371,16 @@ struct keys {
     char *buf;
     size_t len, pos;
     bool eof;
+    FILE *err;
 };
+
+/* W_WINDOW's "ROWS COLS"; term_set_window keeps what is sensible. */
+static void keys_window(struct keys *k)
+{
+    char *cols = strchr(k->buf, ' ');
+    if (cols)
+        term_set_window(k->t, (int)bounded(k->buf, 65535), (int)bounded(cols + 1, 65535));
+}
 
 static int keys_read(void *ctx, unsigned char *p, size_t n, int timeout_ms)
 {
@@ -232,15 +390,18 @@ static int keys_read(void *ctx, unsigned char *p, size_t n, int timeout_ms)
             return -1;
         size_t got;
         int type = wire_recv(k->fd, k->buf, &got, timeout_ms);
-        if (type <= 0)
-            return type;
+        if (type == WIRE_TIMEOUT)
+            return 0;
+        if (type < 0) { /* not TERM_EOF: the stream is lost */
+            if (type != WIRE_GONE)
+                fprintf(k->err, "\r\nmdsim: protocol error: %s\r\n", wire_fail_text(type));
+            return -1;
+        }
         if (type == W_INPUT) {
             k->len = got;
             k->pos = 0;
         } else if (type == W_WINDOW) {
-            int rows = 0, cols = 0;
-            if (sscanf(k->buf, "%d %d", &rows, &cols) == 2)
-                term_set_window(k->t, rows, cols);
+            keys_window(k);
             return 0;
         } else if (type == W_EOF) {
             k->eof = true;
@@ -258,13 +419,14 @@ static int keys_write(void *ctx, const void *p, size_t n)
     return wire_send(k->fd, W_OUT, p, n);
 }
 
-static int job_console(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+/* A console's keys come when its user types them: it may be idle for as
+ * long as `exec-timeout` allows, so none of the upload's limits apply. */
+static int job_console(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
 {
     (void)out;
-    (void)err;
     char from[32];
     snprintf(from, sizeof from, "pid %ld", rq->pid);
-    struct keys k = {.fd = fd, .buf = buf};
+    struct keys k = {.fd = c->fd, .buf = buf, .err = err};
     struct term_transport tr = {keys_read, keys_write, &k};
     struct term_opts o = {.lab = own.lab, .sw = sw, .kind = "console", .from = from, .interactive = true,
                           .crlf = true, .rows = rq->rows, .cols = rq->cols, .stop = &own.stop,
@@ -281,62 +443,86 @@ static int job_lab(const char *what, FILE *out, FILE *err)
     return rc < 0 ? 2 : rc;
 }
 
-static int job_lab_list(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+static int job_lab_list(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
 {
-    (void)fd, (void)rq, (void)sw, (void)buf;
+    (void)c, (void)rq, (void)sw, (void)buf;
     return job_lab("list", out, err);
 }
 
-static int job_lab_show(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+static int job_lab_show(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
 {
-    (void)fd, (void)rq, (void)sw, (void)buf;
+    (void)c, (void)rq, (void)sw, (void)buf;
     return job_lab("show", out, err);
 }
 
-static int job_lab_reset(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+static int job_lab_reset(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
 {
-    (void)fd, (void)rq, (void)sw, (void)buf;
+    (void)c, (void)rq, (void)sw, (void)buf;
     return job_lab("reset", out, err);
 }
 
 static const struct {
     const char *name;
-    int (*run)(int fd, const struct request *rq, int sw, char *buf, FILE *out, FILE *err);
+    int (*run)(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err);
+    bool uploads; /* reads input before it runs, and says when it starts */
 } jobs[] = {
-    {"console", job_console},     {"replay", job_replay},       {"lab-list", job_lab_list},
-    {"lab-show", job_lab_show},   {"lab-reset", job_lab_reset},
+    {"console", job_console, false},   {"replay", job_replay, true},      {"lab-list", job_lab_list, false},
+    {"lab-show", job_lab_show, false}, {"lab-reset", job_lab_reset, false},
 };
 
-/* Reads the request, runs the job, sends its exit code. */
-static void serve_client(int fd, char *buf)
+/* The first frame: 0, or the exit code after saying what was wrong. */
+static int read_request(struct client *c, char *buf, struct request *rq, FILE *err)
 {
     size_t n;
-    struct request rq = {0};
-    if (wire_recv(fd, buf, &n, REQUEST_MS) != W_REQUEST)
-        return;
-    parse_request(buf, &rq);
-    bool dead = false;
-    struct sink so = {fd, W_OUT, &dead}, se = {fd, W_ERR, &dead};
-    FILE *out = sink_open(&so), *err = sink_open(&se);
-    setvbuf(err, NULL, _IONBF, 0);
-    if (rq.tty)
-        setvbuf(out, NULL, _IOLBF, 0);
-    const char *exit_text = "2 usage";
-    int sw = 0, rc = 2;
-    if (rq.sw[0]) {
+    int type = wire_recv(c->fd, buf, &n, REQUEST_MS);
+    if (type == W_REQUEST) {
+        parse_request(buf, rq);
+        return 0;
+    }
+    if (type != WIRE_TIMEOUT)
+        return bad_frame(c, err, type, n, "a request (Q)");
+    fprintf(err, "mdsim: no request within %d s: the lab's owner gave up on this mdsim\n", REQUEST_MS / 1000);
+    return 1;
+}
+
+/* Its exit code, or -1 for "2 usage". */
+static int run_job(struct client *c, const struct request *rq, char *buf, FILE *out, FILE *err)
+{
+    int sw = 0;
+    if (rq->sw[0]) {
         lab_lock(own.lab);
-        sw = lab_switch_find(own.lab, rq.sw);
+        sw = lab_switch_find(own.lab, rq->sw);
         lab_unlock(own.lab);
     }
-    if (sw < 0)
+    if (sw < 0) {
         fprintf(err, "mdsim: no such switch in the lab\n");
-    for (size_t i = 0; sw >= 0 && i < sizeof jobs / sizeof jobs[0]; i++)
-        if (strcmp(jobs[i].name, rq.job) == 0) {
-            rc = jobs[i].run(fd, &rq, sw, buf, out, err);
-            exit_text = NULL;
-        }
-    if (sw >= 0 && exit_text)
-        fprintf(err, "mdsim: the lab's owner does not know the job '%s' (another mdsim version?)\n", rq.job);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        if (strcmp(jobs[i].name, rq->job) != 0)
+            continue;
+        if (!jobs[i].uploads && !client_starts(c))
+            return dropped(c, err);
+        return jobs[i].run(c, rq, sw, buf, out, err);
+    }
+    fprintf(err, "mdsim: the lab's owner does not know the job '%s' (another mdsim version?)\n", rq->job);
+    return -1;
+}
+
+/* Reads the request, runs the job, sends its exit code. */
+static void serve_client(struct client *c, char *buf)
+{
+    struct request rq = {0};
+    bool dead = false;
+    struct sink so = {c->fd, W_OUT, &dead}, se = {c->fd, W_ERR, &dead};
+    FILE *out = sink_open(&so), *err = sink_open(&se);
+    setvbuf(err, NULL, _IONBF, 0);
+    int rc = read_request(c, buf, &rq, err);
+    if (rc == 0) {
+        if (rq.tty)
+            setvbuf(out, NULL, _IOLBF, 0);
+        rc = run_job(c, &rq, buf, out, err);
+    }
     fclose(out);
     fclose(err);
     pthread_mutex_lock(&own.mu);
@@ -350,7 +536,7 @@ static void serve_client(int fd, char *buf)
     pthread_mutex_unlock(&own.mu);
     char x[16];
     snprintf(x, sizeof x, "%d", rc);
-    wire_send_str(fd, W_EXIT, exit_text ? exit_text : x);
+    wire_send_str(c->fd, W_EXIT, rc < 0 ? "2 usage" : x);
 }
 
 static void *client_main(void *arg)
@@ -362,7 +548,7 @@ static void *client_main(void *arg)
         abort();
     snprintf(hello, sizeof hello, "mdsim-owner %d %ld %s", WIRE_VERSION, (long)getpid(), own.what);
     if (wire_send_str(c->fd, W_HELLO, hello) == 0)
-        serve_client(c->fd, buf);
+        serve_client(c, buf);
     free(buf);
     pthread_mutex_lock(&own.mu);
     for (struct client **p = &own.clients; *p; p = &(*p)->next)
@@ -370,8 +556,9 @@ static void *client_main(void *arg)
             *p = c->next;
             break;
         }
-    close(c->fd); /* under the mutex: finish may be shutting it down */
+    close(c->fd); /* under the mutex: finish (or an eviction) may be shutting it down */
     own.n--;
+    own.evicted -= c->evicted;
     pthread_cond_broadcast(&own.left);
     pthread_mutex_unlock(&own.mu);
     free(c);
@@ -416,6 +603,7 @@ static void accept_one(void)
     if (!c)
         abort();
     c->fd = fd;
+    c->since_ms = mono_ms();
     pthread_mutex_lock(&own.mu);
     if (own.closing) { /* the lab is closing: it retries, and owns it next */
         pthread_mutex_unlock(&own.mu);
@@ -423,7 +611,7 @@ static void accept_one(void)
         free(c);
         return;
     }
-    bool full = own.n >= MAX_CLIENTS;
+    bool full = own.n - own.evicted >= MAX_CLIENTS && !evict_stalled();
     own.had_client = true;
     if (!full) {
         c->next = own.clients;
