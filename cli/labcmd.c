@@ -28,7 +28,7 @@ static int lab_reset(struct lab *lab, FILE *out, FILE *err)
 {
     if (!topology_factory_reset(lab)) { /* it takes the lab lock itself */
         lab_lock(lab);
-        fprintf(err, "mdsim: lab busy, nothing reset: %s\n", lab_store_error(lab));
+        fprintf(err, "mdsim: %s; the reset is undone\n", lab_store_error(lab));
         lab_unlock(lab);
         return 1;
     }

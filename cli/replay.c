@@ -3,6 +3,7 @@
 #include "lab/lab.h"
 #include "mode.h"
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +22,89 @@ struct replay {
     bool quiet;   /* a --follow-prompts move runs: its output is not the transcript's */
     bool hinted;  /* this file's prompt/mode mismatch was reported */
     char **enter; /* [sw * MODE_COUNT + m]: the last line that entered sub-mode m */
+    strbuf held;  /* transcript of lines not committed yet */
+    uint64_t held_since; /* monotonic ns when `held` began */
+    int saved_to;        /* lines before this one (of `file`) are on disk */
+    const char *file;
+    int line;            /* the line running, 0-based */
+    bool lost;           /* the store refused a commit: the replay stops */
 };
+
+/* Group commit (docs/durability.md): a replay's own lines share one
+ * transaction for speed, and what they print is held until it commits, so
+ * nothing the client has seen is lost in a crash. It commits at least
+ * every GROUP_COMMIT_NS, before any wait and before an error is printed;
+ * another session's command commits it too (lab_lock). */
+#define GROUP_COMMIT_NS (20 * 1000000ull)
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void say(struct replay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct replay *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&r->held, fmt, ap);
+    va_end(ap);
+}
+
+/* Commits the batch, then shows what it held. False when the store
+ * refused: the lines since the last commit are undone, and said so. */
+static bool checkpoint(struct replay *r)
+{
+    lab_lock(r->lab);
+    bool ok = lab_batch_commit(r->lab);
+    char why[160];
+    snprintf(why, sizeof why, "%s", lab_batch_error(r->lab));
+    lab_unlock(r->lab);
+    fwrite(r->held.data ? r->held.data : "", 1, r->held.len, r->out);
+    fflush(r->out);
+    sb_clear(&r->held);
+    r->held_since = mono_ns();
+    if (!ok && !r->lost) {
+        fprintf(r->err, "%s:%d: %% %s (the changes of lines %d-%d are undone); replay stopped\n", r->file,
+                r->line + 1, why, r->saved_to + 1, r->line + 1);
+        r->lost = true;
+        r->failures++;
+    }
+    r->saved_to = r->line + 1;
+    return ok;
+}
+
+/* A line's error reaches stderr after the transcript before it. */
+static void say_error(struct replay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say_error(struct replay *r, const char *fmt, ...)
+{
+    checkpoint(r);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(r->err, fmt, ap);
+    va_end(ap);
+}
 
 static void out_write(void *ctx, const char *s, size_t n)
 {
     struct replay *r = ctx;
     if (r->quiet)
         return;
-    fwrite(s, 1, n, r->out);
+    sb_add(&r->held, s, n);
     sb_add(&r->got, s, n);
+}
+
+/* A command that lasts (`sleep`, `ping` on real time) waits with the
+ * batch committed and its transcript shown. */
+static bool replay_wait(void *ctx, uint64_t ns)
+{
+    checkpoint(ctx);
+    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    while (ns && nanosleep(&ts, &ts) != 0)
+        ;
+    return true;
 }
 
 static struct session *session_for(struct replay *r, int sw)
@@ -37,7 +112,7 @@ static struct session *session_for(struct replay *r, int sw)
     if (!r->open[sw] || r->sess[sw].closed) {
         if (r->open[sw])
             session_free(&r->sess[sw]);
-        session_init(&r->sess[sw], r->lab, sw, (struct session_io){.write = out_write, .ctx = r});
+        session_init(&r->sess[sw], r->lab, sw, (struct session_io){.write = out_write, .wait = replay_wait, .ctx = r});
         r->sess[sw].cwd = r->o->cwd;
         r->open[sw] = true;
     }
@@ -154,7 +229,7 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
     char name[64];
     int t = prompt_mode(line, cmd, name, sizeof name);
     if (t < 0) {
-        fprintf(r->err, "%s:%d: cannot reach mode %s: mdsim has no such mode; line skipped\n", file, ln, name);
+        say_error(r, "%s:%d: cannot reach mode %s: mdsim has no such mode; line skipped\n", file, ln, name);
         return false;
     }
     for (int step = 0; s->mode != (enum mode)t; step++) {
@@ -166,7 +241,7 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
             lab_lock(r->lab);
             snprintf(host, sizeof host, "%s", lab_hostname(r->lab, r->cur));
             lab_unlock(r->lab);
-            fprintf(r->err, "%s:%d: cannot reach mode %s: no %s known on %s (the session is in %s mode); line skipped\n",
+            say_error(r, "%s:%d: cannot reach mode %s: no %s known on %s (the session is in %s mode); line skipped\n",
                     file, ln, name, why ? why : "way", host, mode_info(was)->name);
             return false;
         }
@@ -174,7 +249,7 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
         int rc = session_exec(s, move);
         r->quiet = false;
         if (rc != 0 || s->mode == was || s->closed) {
-            fprintf(r->err, "%s:%d: cannot reach mode %s: `%s` in %s mode: %s; line skipped\n", file, ln, name, move,
+            say_error(r, "%s:%d: cannot reach mode %s: `%s` in %s mode: %s; line skipped\n", file, ln, name, move,
                     mode_info(was)->name, rc ? s->last_error : "the mode did not change");
             return false;
         }
@@ -191,7 +266,7 @@ static void check_prompt_mode(struct replay *r, struct session *s, const char *f
     if (r->hinted || prompt_mode(line, cmd, name, sizeof name) == (int)s->mode)
         return;
     r->hinted = true;
-    fprintf(r->err,
+    say_error(r,
             "%s:%d: the prompt says %s mode but the session is in %s mode (reported once per file); "
             "without --strict-prompts replay runs each line in its prompt's mode\n",
             file, ln, name, mode_info(s->mode)->name);
@@ -270,7 +345,7 @@ static void verify(struct replay *r, const char *file, const struct file_lines *
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         if (!*p || strlen(fl->v[ln]) != n || strncmp(fl->v[ln], p, n) != 0) {
-            fprintf(r->err, "%s:%d: output differs: expected \"%s\", got \"%.*s\"\n", file, ln + 1,
+            say_error(r, "%s:%d: output differs: expected \"%s\", got \"%.*s\"\n", file, ln + 1,
                     fl->v[ln], (int)n, p);
             r->failures++;
             return;
@@ -278,7 +353,7 @@ static void verify(struct replay *r, const char *file, const struct file_lines *
         p += n + (nl ? 1 : 0);
     }
     if (*p) {
-        fprintf(r->err, "%s:%d: unexpected output \"%.*s\"\n", file, next,
+        say_error(r, "%s:%d: unexpected output \"%.*s\"\n", file, next,
                 (int)(strchr(p, '\n') ? strchr(p, '\n') - p : (long)strlen(p)), p);
         r->failures++;
     }
@@ -313,6 +388,7 @@ static void pace(struct replay *r)
         lab_advance_to(r->lab, t);
     lab_unlock(r->lab);
     if (wall) {
+        checkpoint(r);
         struct timespec ts = {(time_t)(wall / 1000000000u), (long)(wall % 1000000000u)};
         while (nanosleep(&ts, &ts) != 0)
             ;
@@ -330,7 +406,7 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     struct session *s = session_for(r, r->cur);
     pace(r);
     if (transcript && r->o->follow_prompts && !follow_prompt(r, s, file, i + 1, fl->v[i], cmd)) {
-        fprintf(r->out, "%s\n", fl->v[i]); /* as given: the transcript keeps its shape */
+        say(r, "%s\n", fl->v[i]); /* as given: the transcript keeps its shape */
         sb_clear(&r->got);
         r->failures++;
         return false;
@@ -341,14 +417,14 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     lab_lock(r->lab);
     session_prompt(s, prompt, sizeof prompt);
     lab_unlock(r->lab);
-    fprintf(r->out, "%s%s\n", prompt, cmd);
+    say(r, "%s%s\n", prompt, cmd);
     size_t shown = (size_t)(cmd - fl->v[i]), plen = strlen(prompt);
     while (shown && fl->v[i][shown - 1] == ' ')
         shown--;
     while (plen && prompt[plen - 1] == ' ')
         plen--;
     if (r->o->verify && transcript && (shown != plen || strncmp(fl->v[i], prompt, plen) != 0)) {
-        fprintf(r->err, "%s:%d: prompt differs: expected \"%.*s\", got \"%.*s\"\n", file, i + 1,
+        say_error(r, "%s:%d: prompt differs: expected \"%.*s\", got \"%.*s\"\n", file, i + 1,
                 (int)shown, fl->v[i], (int)plen, prompt);
         r->failures++;
     }
@@ -363,7 +439,7 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     int rc = session_exec(s, cmd);
     remember_entry(r, s, was, cmd);
     if (rc != 0 && !r->o->verify) { /* verify: the transcript shows the error */
-        fprintf(r->err, "%s:%d: %s\n", file, i + 1, s->last_error);
+        say_error(r, "%s:%d: %s\n", file, i + 1, s->last_error);
         r->failures++;
     }
     return rc == 0;
@@ -373,14 +449,19 @@ static int replay_file(struct replay *r, const char *file)
 {
     struct file_lines fl;
     if (!read_lines(r, file, &fl)) {
-        fprintf(r->err, "mdsim: cannot read %s\n", file);
+        say_error(r, "mdsim: cannot read %s\n", file);
         return -1;
     }
     bool transcript = has_prompts(r, &fl);
     r->hinted = false;
+    r->file = file;
+    r->saved_to = 0;
     int i = next_command(r, &fl, 0, transcript);
-    while (i < fl.n) {
+    while (i < fl.n && !r->lost) {
+        r->line = i;
         bool ok = run_one(r, file, &fl, i, transcript);
+        if (mono_ns() - r->held_since >= GROUP_COMMIT_NS)
+            checkpoint(r);
         /* after the command: a `switchname` changes the prompts that follow */
         int next = next_command(r, &fl, i + 1, transcript);
         if (r->o->verify)
@@ -389,54 +470,54 @@ static int replay_file(struct replay *r, const char *file)
             break;
         i = next;
     }
+    checkpoint(r);
     free_lines(&fl);
     return 0;
 }
 
-/* The batch is the lab's, shared with the other sessions of its owner:
- * --check must undo its own changes only, so it holds the lab alone from
- * start to end (others wait) and commits whatever batch was open before
- * starting its own. */
-static void batch_start(struct lab *lab, bool check)
+/* --check runs on a private copy of the lab, taken at its start, so its
+ * undo never takes other sessions' changes with it and it never holds
+ * them up (docs/durability.md). */
+static struct lab *lab_for(struct lab *lab, const struct replay_opts *o)
 {
-    if (check)
-        lab_hold(lab);
+    if (!o->check)
+        return lab;
+    char err[256];
     lab_lock(lab);
-    if (check)
-        lab_batch_end(lab);
-    lab_batch_begin(lab);
+    struct lab *copy = lab_copy(lab, err, sizeof err);
     lab_unlock(lab);
+    if (!copy)
+        fprintf(o->err ? o->err : stderr, "mdsim: cannot copy the lab for --check: %s\n", err);
+    return copy;
 }
 
-static void batch_finish(struct lab *lab, bool check)
+int replay_files(struct lab *shared, char **files, int n, const struct replay_opts *o)
 {
-    lab_lock(lab);
-    if (check)
-        lab_batch_abort(lab);
-    else
-        lab_batch_end(lab);
-    lab_unlock(lab);
-    if (check)
-        lab_release(lab);
-}
-
-int replay_files(struct lab *lab, char **files, int n, const struct replay_opts *o)
-{
+    struct lab *lab = lab_for(shared, o);
+    if (!lab)
+        return 1;
     lab_lock(lab);
     int nsw = lab_switch_count(lab);
     lab_unlock(lab);
-    struct replay r = {lab, o, calloc((size_t)nsw, sizeof(struct session)), calloc((size_t)nsw, sizeof(bool)),
-                       o->start_switch, {0}, 0, o->out ? o->out : stdout, o->err ? o->err : stderr,
-                       false, false, NULL};
+    struct replay r = {.lab = lab, .o = o, .sess = calloc((size_t)nsw, sizeof(struct session)),
+                       .open = calloc((size_t)nsw, sizeof(bool)), .cur = o->start_switch,
+                       .out = o->out ? o->out : stdout, .err = o->err ? o->err : stderr};
     r.enter = calloc((size_t)nsw * MODE_COUNT, sizeof *r.enter);
     if (!r.sess || !r.open || !r.enter)
         abort();
     sb_init(&r.got);
-    batch_start(lab, o->check);
+    sb_init(&r.held);
+    r.held_since = mono_ns();
+    lab_lock(lab);
+    lab_batch_begin(lab, false);
+    lab_unlock(lab);
     int bad = 0;
-    for (int i = 0; i < n && !(o->stop_on_error && r.failures); i++)
+    for (int i = 0; i < n && !(o->stop_on_error && r.failures) && !r.lost; i++)
         bad |= replay_file(&r, files[i]) != 0;
-    batch_finish(lab, o->check);
+    lab_lock(lab);
+    if (!lab_batch_end(lab)) /* only a commit another session forced can fail here */
+        fprintf(r.err, "mdsim: %% %s; the replay's last changes are undone\n", lab_batch_error(lab));
+    lab_unlock(lab);
     for (int i = 0; i < nsw; i++)
         if (r.open[i])
             session_free(&r.sess[i]);
@@ -446,6 +527,9 @@ int replay_files(struct lab *lab, char **files, int n, const struct replay_opts 
     free(r.sess);
     free(r.open);
     sb_free(&r.got);
+    sb_free(&r.held);
     fflush(r.out);
+    if (lab != shared)
+        lab_close(lab);
     return bad ? 2 : r.failures ? 1 : 0;
 }

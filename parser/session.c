@@ -469,10 +469,12 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     struct mode_ctx was_ctx = s->ctx;
     bool ctx_ok = context_ok(s, p[0].r.var->cmd, p[0].mode);
     s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
+    size_t shown = s->out.len;
     host->txn_begin(s->lab);
     rc = ctx_ok ? run_command(s, p[0].r.var->cmd, &p[0].r.args) : 1;
     if (!host->txn_end(s->lab, rc == 0)) {
-        cmd_error(s, "%% Lab database busy, nothing changed: %s", host->store_error(s->lab));
+        sb_truncate(&s->out, shown); /* `Copy complete.` and the like were not so */
+        cmd_error(s, "%% %s", host->store_error(s->lab));
         rc = 1;
     }
     if (rc != 0) { /* a command that fails leaves the session where it was */

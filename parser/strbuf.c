@@ -6,6 +6,13 @@
 void sb_init(strbuf *b) { b->data = NULL; b->len = b->cap = 0; }
 void sb_free(strbuf *b) { free(b->data); sb_init(b); }
 void sb_clear(strbuf *b) { b->len = 0; if (b->data) b->data[0] = '\0'; }
+void sb_truncate(strbuf *b, size_t len)
+{
+    if (len < b->len) {
+        b->len = len;
+        b->data[len] = '\0';
+    }
+}
 
 static void sb_reserve(strbuf *b, size_t extra)
 {

@@ -12,6 +12,8 @@ typedef struct strbuf {
 void sb_init(strbuf *b);
 void sb_free(strbuf *b);
 void sb_clear(strbuf *b);
+/* Drops what follows the first len bytes. */
+void sb_truncate(strbuf *b, size_t len);
 void sb_add(strbuf *b, const char *s, size_t n);
 void sb_puts(strbuf *b, const char *s);
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -27,17 +27,22 @@ struct lab {
     sqlite3 *db;
     struct stmt_cache *stmts;
     pthread_mutex_t lock;
-    pthread_cond_t unheld; /* lab_hold: others wait for the holder to let go */
-    pthread_t holder;
-    bool held;
     pthread_t locker; /* the thread in `lock` now, when `locked` */
     bool locked;
     bool shared; /* other threads may use the lab: lab_share */
     struct lab_switch *sw;
     int nsw;
     int txn_depth;
-    bool batch;
-    char store_error[160]; /* a write the store refused (busy): the command fails */
+    struct {
+        bool on;        /* `owner`'s commands share few transactions (replay) */
+        bool undo;      /* ... undone at the end, never committed early (fuzz) */
+        bool open;      /* its transaction is open now */
+        bool lost;      /* a commit of it failed since lab_batch_commit last said */
+        pthread_t owner;
+        char error[160]; /* why it was lost */
+    } batch;
+    char store_error[160]; /* a write the store refused: the command fails */
+    bool store_failing;    /* told on stderr: the disk is full or failing */
     engine_t *engine;      /* the lab's one clock and event queue */
     struct ipnet *net;     /* the data plane the features' engine parts ride on */
     void **fstate;         /* each feature's engine state, in list order */
@@ -94,22 +99,53 @@ sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql)
     return stmt_get(lab->stmts, sql);
 }
 
+/* What a command that the store refused says, by SQLite's primary code.
+ * A full or failing disk fails the command, never the process (DESIGN
+ * rule 10): the user frees space (`delete bootflash:`) and goes on. */
+static const struct {
+    int rc;
+    const char *what;
+} store_refusals[] = {
+    {SQLITE_BUSY, "Lab database busy"},       {SQLITE_LOCKED, "Lab database busy"},
+    {SQLITE_FULL, "Lab storage full"},        {SQLITE_IOERR, "Lab storage I/O error"},
+    {SQLITE_READONLY, "Lab database read-only"}, {SQLITE_CANTOPEN, "Lab storage I/O error"},
+};
+
+/* The operator hears of a failing store once, and of its recovery, not
+ * of every command it fails. */
+static void note_store_health(struct lab *lab, bool ok, const char *why)
+{
+    if (ok == !lab->store_failing)
+        return;
+    lab->store_failing = !ok;
+    if (ok)
+        fprintf(stderr, "mdsim: the lab's storage takes writes again\n");
+    else
+        fprintf(stderr, "mdsim: the lab's storage refuses writes (%s): commands that write fail until it recovers\n",
+                why);
+}
+
+static void refuse(struct lab *lab, int rc)
+{
+    const char *what = "Lab database error"; /* a constraint: a bug the tests catch */
+    for (size_t i = 0; i < sizeof store_refusals / sizeof store_refusals[0]; i++)
+        if ((rc & 0xff) == store_refusals[i].rc)
+            what = store_refusals[i].what;
+    assert(strcmp(what, "Lab database error") != 0);
+    if (!lab->store_error[0])
+        snprintf(lab->store_error, sizeof lab->store_error, "%s, nothing changed: %s", what, sqlite3_errmsg(lab->db));
+    if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+        note_store_health(lab, false, sqlite3_errmsg(lab->db));
+}
+
 void lab_step_done(struct lab *lab, sqlite3_stmt *st)
 {
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         ;
     sqlite3_reset(st);
-    if (rc == SQLITE_DONE)
-        return;
-    if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) {
-        /* another process holds the lab file: this command fails, cleanly */
-        if (!lab->store_error[0])
-            snprintf(lab->store_error, sizeof lab->store_error, "%s", sqlite3_errmsg(lab->db));
-        return;
-    }
-    fprintf(stderr, "mdsim: store write failed: %s\n", sqlite3_errmsg(lab->db));
-    abort(); /* a constraint the handlers should have checked: a bug */
+    if (rc != SQLITE_DONE)
+        refuse(lab, rc);
 }
 static void exec_sql(struct lab *lab, const char *sql)
 {
@@ -268,6 +304,24 @@ static const struct session_host session_host = {
     .mode_check = feature_mode_check,
 };
 
+/* The lab around an open store: caches, clock, engine. */
+static struct lab *lab_new(sqlite3 *db)
+{
+    struct lab *lab = calloc(1, sizeof *lab);
+    if (!lab)
+        abort();
+    lab->db = db;
+    lab->stmts = stmt_cache_new(db);
+    pthread_mutex_init(&lab->lock, NULL);
+    pthread_cond_init(&lab->clock_wake, NULL);
+    lab->wall_at_open = time(NULL);
+    load_switches(lab);
+    load_clock(lab);
+    engine_start(lab);
+    stmt_cache_reset_all(lab->stmts);
+    return lab;
+}
+
 struct lab *lab_open(const char *path, char *err, size_t errlen)
 {
     bool created;
@@ -278,37 +332,43 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
         sqlite3_close(db);
         return NULL;
     }
-    struct lab *lab = calloc(1, sizeof *lab);
-    if (!lab)
-        abort();
-    lab->db = db;
-    lab->stmts = stmt_cache_new(db);
-    pthread_mutex_init(&lab->lock, NULL);
-    pthread_cond_init(&lab->clock_wake, NULL);
-    pthread_cond_init(&lab->unheld, NULL);
-    lab->wall_at_open = time(NULL);
-    load_switches(lab);
-    load_clock(lab);
     session_use_commands(command_tables());
     session_use_host(&session_host);
-    engine_start(lab);
-    stmt_cache_reset_all(lab->stmts);
-    return lab;
+    return lab_new(db);
+}
+
+struct lab *lab_copy(struct lab *src, char *err, size_t errlen)
+{
+    sqlite3 *db;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_backup *b = sqlite3_backup_init(db, "main", src->db, "main");
+    int rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(db);
+    if (b)
+        sqlite3_backup_finish(b);
+    if (rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s", sqlite3_errstr(rc));
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+    return lab_new(db);
 }
 
 void lab_close(struct lab *lab)
 {
     if (!lab)
         return;
-    if (lab->batch)
-        lab_batch_end(lab);
     clock_stop(lab);
+    lab_batch_end(lab);
     engine_stop(lab);
     stmt_cache_free(lab->stmts);
     sqlite3_close(lab->db);
     pthread_mutex_destroy(&lab->lock);
     pthread_cond_destroy(&lab->clock_wake);
-    pthread_cond_destroy(&lab->unheld);
     free(lab->sw);
     free(lab);
 }
@@ -410,30 +470,53 @@ static void follow_other_writers(struct lab *lab)
     lab->data_version = v;
 }
 
+/* The caches follow the store again after a rollback they may have seen. */
+static void forget_undone(struct lab *lab)
+{
+    lab->dirty = true; /* the engine may have followed what is now undone */
+    load_switches(lab);
+    load_clock(lab);
+}
+
+/* Commits the batch's transaction, if open. A refused commit (a full
+ * disk) undoes the whole batch: its owner hears of it at its next
+ * lab_batch_commit. */
+static bool batch_close(struct lab *lab)
+{
+    if (!lab->batch.open)
+        return true;
+    lab->batch.open = false;
+    int rc = sqlite3_exec(lab->db, "COMMIT", NULL, NULL, NULL);
+    if (rc == SQLITE_OK) {
+        note_store_health(lab, true, NULL);
+        return true;
+    }
+    lab->store_error[0] = '\0';
+    refuse(lab, rc);
+    snprintf(lab->batch.error, sizeof lab->batch.error, "%s", lab->store_error);
+    lab->store_error[0] = '\0';
+    if (!sqlite3_get_autocommit(lab->db))
+        sqlite3_exec(lab->db, "ROLLBACK", NULL, NULL, NULL);
+    lab->batch.lost = true;
+    forget_undone(lab);
+    return false;
+}
+
+static bool batch_mine(const struct lab *lab)
+{
+    return lab->batch.on && pthread_equal(lab->batch.owner, pthread_self());
+}
+
+/* DESIGN rule 10: another thread's command never joins the batch, so what
+ * it acknowledges is committed on its own. */
 void lab_lock(struct lab *lab)
 {
     pthread_mutex_lock(&lab->lock);
-    while (lab->held && !pthread_equal(lab->holder, pthread_self()))
-        pthread_cond_wait(&lab->unheld, &lab->lock);
     mark_locked(lab, true);
-    if (lab->txn_depth == 0 && !lab->batch)
+    if (lab->batch.open && !batch_mine(lab))
+        batch_close(lab);
+    if (lab->txn_depth == 0 && !lab->batch.open)
         follow_other_writers(lab);
-}
-
-void lab_hold(struct lab *lab)
-{
-    lab_lock(lab);
-    lab->held = true;
-    lab->holder = pthread_self();
-    lab_unlock(lab);
-}
-
-void lab_release(struct lab *lab)
-{
-    pthread_mutex_lock(&lab->lock);
-    lab->held = false;
-    pthread_cond_broadcast(&lab->unheld);
-    pthread_mutex_unlock(&lab->lock);
 }
 
 void lab_unlock(struct lab *lab)
@@ -447,8 +530,13 @@ void lab_unlock(struct lab *lab)
 
 void lab_txn_begin(struct lab *lab)
 {
-    if (lab->txn_depth == 0)
+    if (lab->txn_depth == 0) {
         lab->store_error[0] = '\0';
+        if (batch_mine(lab) && !lab->batch.open) {
+            exec_sql(lab, "BEGIN");
+            lab->batch.open = sqlite3_get_autocommit(lab->db) == 0;
+        }
+    }
     exec_sql(lab, "SAVEPOINT cmd");
     if (lab->txn_depth < (int)(sizeof lab->changes_at / sizeof lab->changes_at[0])) {
         lab->changes_at[lab->txn_depth] = sqlite3_total_changes64(lab->db);
@@ -465,13 +553,35 @@ static void note_end(struct lab *lab, bool committed)
 {
     int d = lab->txn_depth - 1;
     bool deep = d >= (int)(sizeof lab->changes_at / sizeof lab->changes_at[0]);
-    if (committed ? deep || sqlite3_total_changes64(lab->db) != lab->changes_at[d]
-                  : deep || lab->reconciles != lab->reconciles_at[d])
+    bool changed = deep || sqlite3_total_changes64(lab->db) != lab->changes_at[d];
+    if (committed ? changed : deep || lab->reconciles != lab->reconciles_at[d])
         lab->dirty = true;
+    if (committed && changed && d == 0 && !lab->batch.open)
+        note_store_health(lab, true, NULL);
 }
+
+/* On a full disk or an I/O error SQLite may roll the whole transaction
+ * back by itself: no savepoint is left then, and a batch is lost. */
+static bool txn_gone(struct lab *lab)
+{
+    if (!sqlite3_get_autocommit(lab->db))
+        return false;
+    if (lab->batch.open) {
+        lab->batch.open = false;
+        lab->batch.lost = true;
+        snprintf(lab->batch.error, sizeof lab->batch.error, "%s", lab->store_error);
+    }
+    forget_undone(lab);
+    return true;
+}
+
 bool lab_txn_end(struct lab *lab, bool commit)
 {
     bool refused = lab->store_error[0] != '\0';
+    if (txn_gone(lab)) {
+        lab->txn_depth--;
+        return !commit;
+    }
     if (!commit || refused) {
         exec_sql(lab, "ROLLBACK TO cmd");
         load_switches(lab); /* the caches may hold what was rolled back */
@@ -479,39 +589,48 @@ bool lab_txn_end(struct lab *lab, bool commit)
     }
     exec_sql(lab, "RELEASE cmd");
     note_end(lab, commit && !refused);
-    if (lab->store_error[0] && !refused && lab->txn_depth == 1 && !lab->batch) {
-        sqlite3_exec(lab->db, "ROLLBACK", NULL, NULL, NULL); /* the commit itself was refused */
-        lab->dirty = true;
-        load_switches(lab);
-        load_clock(lab);
+    if (lab->store_error[0] && !refused && lab->txn_depth == 1 && !lab->batch.open) {
+        if (!sqlite3_get_autocommit(lab->db)) /* the commit itself was refused */
+            sqlite3_exec(lab->db, "ROLLBACK", NULL, NULL, NULL);
+        forget_undone(lab);
     }
     lab->txn_depth--;
     return !commit || !lab->store_error[0];
 }
 
 const char *lab_store_error(const struct lab *lab) { return lab->store_error; }
-void lab_batch_begin(struct lab *lab)
+
+void lab_batch_begin(struct lab *lab, bool undo)
 {
-    if (!lab->batch)
-        exec_sql(lab, "BEGIN");
-    lab->batch = true;
+    assert(!undo || !lab->shared); /* an undo batch is never committed for others */
+    lab->batch.on = true;
+    lab->batch.undo = undo;
+    lab->batch.lost = false;
+    lab->batch.owner = pthread_self();
 }
 
-void lab_batch_end(struct lab *lab)
+bool lab_batch_commit(struct lab *lab)
 {
-    if (lab->batch)
-        exec_sql(lab, "COMMIT");
-    lab->batch = false;
+    bool ok = batch_close(lab) && !lab->batch.lost;
+    lab->batch.lost = false;
+    return ok;
+}
+
+const char *lab_batch_error(const struct lab *lab) { return lab->batch.error; }
+
+bool lab_batch_end(struct lab *lab)
+{
+    bool ok = lab_batch_commit(lab);
+    lab->batch.on = false;
+    return ok;
 }
 
 void lab_batch_abort(struct lab *lab)
 {
-    if (lab->batch)
+    if (lab->batch.open)
         exec_sql(lab, "ROLLBACK");
-    lab->batch = false;
-    lab->dirty = true; /* the engine may have followed what is now undone */
-    load_switches(lab);
-    load_clock(lab);
+    lab->batch.open = lab->batch.on = false;
+    forget_undone(lab);
 }
 
 uint64_t lab_now(const struct lab *lab) { return engine_now(lab->engine); }
@@ -575,7 +694,7 @@ static void *clock_main(void *arg)
     pthread_mutex_lock(&lab->lock);
     while (!lab->clock_stop) {
         mark_locked(lab, true);
-        if (lab->txn_depth == 0 && !lab->batch)
+        if (lab->txn_depth == 0 && !lab->batch.open)
             lab_tick(lab);
         stmt_cache_reset_all(lab->stmts); /* the wait below releases the lock */
         mark_locked(lab, false);
@@ -652,6 +771,8 @@ int lab_pause(struct lab *lab)
     int depth = lab->txn_depth;
     while (lab->txn_depth > 0)
         lab_txn_end(lab, true);
+    if (!lab->batch.undo) /* no wait inside a transaction (DESIGN rule 6) */
+        batch_close(lab);
     lab_unlock(lab);
     return depth;
 }

@@ -18,6 +18,9 @@ void lab_default_path(char *buf, size_t n);
 
 /* Opens a lab, creating the default two-switch lab in a new file. */
 struct lab *lab_open(const char *path, char *err, size_t errlen);
+/* A private copy of the lab's store in memory, with an engine of its own
+ * at time 0 (replay --check). The caller holds src's lock. */
+struct lab *lab_copy(struct lab *src, char *err, size_t errlen);
 void lab_close(struct lab *lab);
 
 int lab_switch_count(const struct lab *lab);
@@ -48,28 +51,34 @@ const char *lab_module(struct lab *lab, int sw, int slot);
  * pager run after lab_unlock. */
 void lab_lock(struct lab *lab);
 void lab_unlock(struct lab *lab);
-/* The lab for this thread alone until lab_release: other threads'
- * lab_lock waits meanwhile (replay --check, whose undo must not take
- * other sessions' changes with it). */
-void lab_hold(struct lab *lab);
-void lab_release(struct lab *lab);
 void lab_txn_begin(struct lab *lab);
 /* Returns false when the command wanted to commit but the store refused a
- * write (another process holds the lab file): everything is rolled back
- * and lab_store_error() says why. */
+ * write (another process holds the lab file, the disk is full or
+ * failing): everything is rolled back and lab_store_error() says why, as
+ * the command's `%` line without the `% `. */
 bool lab_txn_end(struct lab *lab, bool commit);
 const char *lab_store_error(const struct lab *lab);
-/* Replay groups many commands into one transaction for speed. */
-void lab_batch_begin(struct lab *lab);
-void lab_batch_end(struct lab *lab);
-/* Undoes the whole batch (replay --check). */
+/* Group commit (docs/durability.md): the calling thread's commands share
+ * one transaction for speed. It commits at lab_batch_commit, before any
+ * wait (lab_pause) and before another thread's lab_lock, so no other
+ * session's command and no wait is ever inside it. undo: a batch for a
+ * lab one thread uses (the fuzz targets), never committed early, undone
+ * by lab_batch_abort. */
+void lab_batch_begin(struct lab *lab, bool undo);
+/* False when the store refused a commit of the batch since the last call
+ * (its changes since then are undone); lab_batch_error says why. */
+bool lab_batch_commit(struct lab *lab);
+const char *lab_batch_error(const struct lab *lab);
+/* Commits what is left and ends the batch; false as lab_batch_commit. */
+bool lab_batch_end(struct lab *lab);
 void lab_batch_abort(struct lab *lab);
 
 /* The lab's database connection, for tests that inspect the store. */
 sqlite3 *lab_db(struct lab *lab);
 sqlite3_stmt *lab_stmt(struct lab *lab, const char *sql);
-/* Runs a write statement; aborts on a constraint the handlers should have
- * checked first (a bug, not a user error). */
+/* Runs a write statement. A write the store refuses fails the running
+ * command (lab_txn_end); a constraint the handlers should have checked
+ * first is a bug, which debug builds stop at. */
 void lab_step_done(struct lab *lab, sqlite3_stmt *st);
 
 /* Runs the features' reconcile hooks when a committed command changed the

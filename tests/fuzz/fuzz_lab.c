@@ -87,7 +87,7 @@ struct lab *fuzz_lab_begin(void)
     if (!lab)
         first_open();
     digest = 14695981039346656037u;
-    lab_batch_begin(lab);
+    lab_batch_begin(lab, true);
     return lab;
 }
 

@@ -3,7 +3,8 @@
 # - the owner killed with SIGKILL: an attached replay (waiting out a
 #   real-time `sleep`) reports that its owner went away and exits 1; the
 #   next mdsim becomes the owner at once (the kernel dropped the flock) and
-#   finds the lab as the last committed command left it;
+#   finds the lab as the last committed command left it: the replay's
+#   lines before its sleep included, whose transcript its client had;
 # - an owner alive but not answering (SIGSTOP): a new mdsim gives up after
 #   a few seconds with a message naming the owner's pid, and works again
 #   once the owner does.
@@ -21,8 +22,7 @@ printf 'configure terminal\nswitchname KEPT\nend\n' | "$mdsim" --db "$db" > /dev
 printf 'configure terminal\nswitchname IN-REPLAY\nend\nsleep 30\nshow switchname\n' > "$work/slow"
 "$mdsim" --db "$db" replay "$work/slow" > "$work/slow.out" 2> "$work/slow.err" &
 rpid=$!
-# into its sleep: the owner shows its switchname (its output is buffered,
-# as a replay's into a file is)
+# into its sleep: the owner shows its switchname
 for _ in $(seq 300); do
     timeout 20 "$mdsim" --db "$db" lab list 2> /dev/null | grep -q IN-REPLAY && break
     sleep 0.1
@@ -40,8 +40,9 @@ grep -q "the lab's owner (mdsim process $SERVE_PID) went away" "$work/slow.err" 
 
 # the next mdsim owns the lab
 printf 'show switchname\n' | timeout 20 "$mdsim" --db "$db" > "$work/next" 2>&1 || fail "next mdsim: $(cat "$work/next")"
-# (the killed replay's batch was not committed: docs/lab-owner.md)
-grep -qx KEPT "$work/next" || fail "the lab lost the committed switchname: $(cat "$work/next")"
+# the replay's lines before its sleep were committed and shown
+grep -qx IN-REPLAY "$work/next" || fail "the lab lost the replay's committed switchname: $(cat "$work/next")"
+grep -q "switchname IN-REPLAY" "$work/slow.out" || fail "the replay's transcript before the kill: $(cat "$work/slow.out")"
 timeout 20 "$mdsim" --db "$db" lab list > "$work/list" 2>&1 || fail "lab list after the kill: $(cat "$work/list")"
 
 # a stuck owner is named

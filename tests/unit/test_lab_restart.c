@@ -49,7 +49,7 @@ static char *run_input(const char *const lines[][2], bool restart)
     for (int i = 0; i < 2; i++)
         session_init(&s[i], lab, i, (struct session_io){.write = capture});
     sb_clear(&out);
-    lab_batch_begin(lab);
+    lab_batch_begin(lab, true);
     for (int i = 0; lines[i][0]; i++)
         session_exec(&s[lines[i][0][0] - '0'], lines[i][1]);
     char *text = strdup(out.data ? out.data : "");
