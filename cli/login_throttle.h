@@ -1,14 +1,18 @@
 /*
  * Who may try to log in to `serve`, and when: the time to log in, the
- * connections waiting to log in (per peer address and in all), and the
- * delay of failed logins, counted per peer address and per user name
- * across connections, for telnet and SSH alike. docs/telnet-ssh.md has
- * the numbers and why.
+ * connections waiting to log in (per peer address and in all; when all
+ * places are taken, the address holding the most gives one up), the delay
+ * of failed logins (per address, per user name and address, and a ceiling
+ * per user name that leaves addresses with no failures alone), and the log
+ * lines of all this, rate-limited per address. The same for telnet and
+ * SSH. docs/login-throttle.md has the numbers and why.
  */
 #ifndef MDSIM_LOGIN_THROTTLE_H
 #define MDSIM_LOGIN_THROTTLE_H
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "session.h"
 
 enum {
@@ -16,23 +20,34 @@ enum {
     LOGIN_PREAUTH_PER_PEER = 64,  /* connections not logged in yet, per address */
     LOGIN_PREAUTH_TOTAL = 128,    /* and in all, out of the server's 256 */
     LOGIN_PEER_FREE_FAILS = 5,    /* failures from an address before it is slowed */
+    LOGIN_USER_FREE_FAILS = 10,   /* failures on a name, all addresses, before its ceiling */
     LOGIN_DELAY_BASE_MS = 1000,   /* the first delay; it doubles with each failure */
     LOGIN_DELAY_MAX_MS = 16000,
     LOGIN_FORGET_SECONDS = 900,   /* a counter is forgotten this long after its last failure */
     LOGIN_SLOTS = 1024,           /* counters kept; when full the least failed goes */
 };
 
-/* A connection's place among those waiting to log in. */
+/* A connection's place among those waiting to log in. The owner sets
+ * evict (and ctx) before taking it: called, under the throttle's lock,
+ * when the place is taken away for a newcomer; it must only wake the
+ * connection (shutdown(2)), which then finds login_ticket_evicted(). */
 struct login_ticket {
     char peer[64];
-    bool held;
+    bool held;          /* guarded by the throttle's lock */
+    uint64_t seq;       /* order of taking: the lowest is the oldest */
+    atomic_bool evicted;
+    void (*evict)(void *ctx);
+    void *ctx;
 };
 
-/* At accept: false when the peer or the server has too many connections
- * waiting to log in (refuse this one). */
+/* At accept: false when the peer has too many connections waiting to log
+ * in (refuse this one). When the server has too many, the oldest waiting
+ * connection of the address that holds the most is evicted for this one. */
 bool login_ticket_take(struct login_ticket *t, const char *peer);
 /* At login, and when the connection ends; a second call does nothing. */
 void login_ticket_drop(struct login_ticket *t);
+/* The place was taken away: the connection should end. NULL: false. */
+bool login_ticket_evicted(const struct login_ticket *t);
 
 /* Before a password is checked: the milliseconds to wait first, or -1
  * when that wait would end after deadline_ms (refuse unchecked). The
@@ -40,18 +55,48 @@ void login_ticket_drop(struct login_ticket *t);
  * *counted says which counters already count it as failed. */
 long login_admit(const char *peer, int sw, const char *user, uint64_t now_ms, uint64_t deadline_ms,
                  unsigned *counted);
-/* After the check: a failure counts against the peer and the user name
- * and returns how long to wait before answering; a success clears both. */
+/* After the check: a failure counts against the address, the name from
+ * that address and the name, and returns how long to wait before
+ * answering; a success clears the address's and the name's from it. */
 unsigned login_record(const char *peer, int sw, const char *user, bool ok, unsigned counted, uint64_t now_ms);
-/* Forgets everything (tests). */
+/* Forgets everything (tests); the log's allowances too. */
 void login_throttle_reset(void);
 
 struct term_opts;
 /* One throttled password check for a connection of o (its peer, switch
  * and ticket): waits its turn, checks, logs a failure, waits before
- * answering it; gives up (false) at deadline_ms or when the server stops.
- * *refused tells that the password was not even checked. */
+ * answering it; gives up (false) at deadline_ms, when the server stops or
+ * when the connection was evicted. *refused tells that the password was
+ * not even checked. */
 bool login_attempt(const struct term_opts *o, const char *user, const char *password, enum role *role,
                    uint64_t deadline_ms, bool *refused);
+
+/* ---- the log: bounded under attack ----
+ * Each line is about one peer address. Per address and minute the first
+ * few lines of each kind are written, the rest counted; when the minute
+ * ends, one summary line per address tells the counts. The table of
+ * addresses and the lines per minute in all are bounded too. */
+enum login_log_kind {
+    LOGIN_LOG_CONNECTED, /* a connection came */
+    LOGIN_LOG_CLOSED,    /* and ended */
+    LOGIN_LOG_FAILED,    /* a wrong password or name */
+    LOGIN_LOG_REFUSED,   /* a login or connection refused, a waiting one evicted */
+    LOGIN_LOG_KINDS
+};
+enum {
+    LOGIN_LOG_WINDOW_MS = 60000,
+    LOGIN_LOG_PEERS = 64,         /* addresses counted one by one in a minute */
+    LOGIN_LOG_LINES_TOTAL = 600,  /* lines a minute, all addresses */
+};
+/* Writes "mdsim serve: " and the line, or counts it; now_ms on the
+ * monotonic clock (wall_ns). */
+void login_log(enum login_log_kind kind, const char *peer, uint64_t now_ms, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Writes the summaries of a minute that is over; returns the milliseconds
+ * until the next summary is due, or -1 when none is pending (the accept
+ * loop's poll waits that long). */
+long login_log_tick(uint64_t now_ms);
+/* Where the lines go: stderr, or a test's stream. */
+void login_log_to(FILE *f);
 
 #endif

@@ -16,6 +16,7 @@
 #include "lab/lab.h"
 #include "lab/sessions.h"
 #include "user/user.h"
+#include "wall.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -192,6 +193,8 @@ static void conn_unlist(struct conn *c)
     pthread_mutex_unlock(&sv->mu);
 }
 
+static uint64_t now_ms(void) { return wall_ns() / 1000000u; }
+
 static void *conn_main(void *arg)
 {
     struct conn *c = arg;
@@ -204,14 +207,15 @@ static void *conn_main(void *arg)
     lab_lock(sv->lab);
     snprintf(name, sizeof name, "%s", lab_switch_name(sv->lab, c->sw));
     lab_unlock(sv->lab);
-    fprintf(stderr, "mdsim serve: %s connection to %s from %s\n", c->ssh ? "ssh" : "telnet", name,
-            c->from);
+    login_log(LOGIN_LOG_CONNECTED, c->from, now_ms(), "%s connection to %s from %s", c->ssh ? "ssh" : "telnet",
+              name, c->from);
     if (c->ssh)
         sv->sshm->serve(sv->ssh, c->fd, c->from, &c->opts);
     else
         telnet_serve(c->fd, c->from, &c->opts);
     login_ticket_drop(&c->ticket);
-    fprintf(stderr, "mdsim serve: %s connection from %s closed\n", c->ssh ? "ssh" : "telnet", c->from);
+    login_log(LOGIN_LOG_CLOSED, c->from, now_ms(), "%s connection from %s closed", c->ssh ? "ssh" : "telnet",
+              c->from);
     conn_unlist(c);
     free(c);
     return NULL;
@@ -234,16 +238,37 @@ static void set_socket_options(int fd)
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+/* The throttle took this connection's place for a newcomer, under its
+ * lock: wake the thread (it reads EOF) and let it end as usual. The
+ * ticket was held, so the thread has not unlisted c nor closed wake_fd. */
+static void conn_evict(void *ctx)
+{
+    struct conn *c = ctx;
+    shutdown(c->wake_fd, SHUT_RDWR);
+}
+
 /* A peer with too many connections not logged in yet gets a line and
  * is closed; it must not take the places of everybody else. */
 static bool refuse_waiting(struct conn *c)
 {
+    c->ticket.evict = conn_evict;
+    c->ticket.ctx = c;
     if (login_ticket_take(&c->ticket, c->from))
         return false;
     static const char msg[] = "% Too many connections waiting to log in; try again later\r\n";
     (void)send(c->fd, msg, sizeof msg - 1, MSG_NOSIGNAL | MSG_DONTWAIT); /* a peer gone: no matter */
-    fprintf(stderr, "mdsim serve: refusing a connection from %s: too many waiting to log in\n", c->from);
+    login_log(LOGIN_LOG_REFUSED, c->from, now_ms(), "refusing a connection from %s: too many waiting to log in",
+              c->from);
     return true;
+}
+
+static void conn_discard(struct conn *c)
+{
+    login_ticket_drop(&c->ticket); /* before wake_fd goes: an eviction may use it till then */
+    if (c->wake_fd >= 0)
+        close(c->wake_fd);
+    close(c->fd);
+    free(c);
 }
 
 static void accept_one(struct server *sv, const struct listener *l)
@@ -259,19 +284,22 @@ static void accept_one(struct server *sv, const struct listener *l)
     struct conn *c = calloc(1, sizeof *c);
     if (!c)
         abort();
-    *c = (struct conn){.srv = sv, .fd = fd, .wake_fd = -1, .sw = l->sw, .ssh = l->ssh};
+    /* wake_fd first: the ticket may be evicted through it once taken */
+    *c = (struct conn){.srv = sv, .fd = fd, .wake_fd = dup(fd), .sw = l->sw, .ssh = l->ssh};
+    int dup_errno = errno;
     peer_name(&ss, len, c->from, sizeof c->from);
-    if (refuse_waiting(c)) {
-        close(fd);
-        free(c);
+    if (c->wake_fd < 0)
+        login_log(LOGIN_LOG_REFUSED, c->from, now_ms(), "refusing a connection from %s: %s", c->from,
+                  strerror(dup_errno));
+    if (c->wake_fd < 0 || refuse_waiting(c)) {
+        conn_discard(c);
         return;
     }
     c->opts = sv->topts[l->sw];
     c->opts.ticket = &c->ticket;
-    c->wake_fd = dup(fd);
     set_socket_options(fd);
     pthread_mutex_lock(&sv->mu);
-    bool full = sv->nconns >= MAX_CONNS || c->wake_fd < 0;
+    bool full = sv->nconns >= MAX_CONNS;
     if (!full) {
         c->next = sv->conns;
         sv->conns = c;
@@ -283,19 +311,36 @@ static void accept_one(struct server *sv, const struct listener *l)
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     if (full || pthread_create(&th, &attr, conn_main, c) != 0) {
-        fprintf(stderr, "mdsim serve: refusing a connection from %s: too many sessions\n", c->from);
-        if (!full)
-            conn_unlist(c);
-        else if (c->wake_fd >= 0)
-            close(c->wake_fd);
-        login_ticket_drop(&c->ticket);
-        close(fd);
-        free(c);
+        login_log(LOGIN_LOG_REFUSED, c->from, now_ms(), "refusing a connection from %s: too many sessions",
+                  c->from);
+        if (!full) {
+            login_ticket_drop(&c->ticket);
+            conn_unlist(c); /* closes wake_fd */
+            c->wake_fd = -1;
+        }
+        conn_discard(c);
     }
     pthread_attr_destroy(&attr);
 }
 
 /* ---- run and stop ---- */
+
+/* How long the accept loop may sleep: until the log's summaries are due
+ * (login_log_tick), or, while connections may write a first line that
+ * opens a window, at most one window; else until a connection comes. */
+static const struct timespec *accept_timeout(struct server *sv, struct timespec *ts)
+{
+    long ms = login_log_tick(now_ms());
+    if (ms < 0) {
+        pthread_mutex_lock(&sv->mu);
+        ms = sv->nconns > 0 ? LOGIN_LOG_WINDOW_MS : -1;
+        pthread_mutex_unlock(&sv->mu);
+    }
+    if (ms < 0)
+        return NULL;
+    *ts = (struct timespec){ms / 1000, ms % 1000 * 1000000};
+    return ts;
+}
 
 static void accept_loop(struct server *sv, const sigset_t *unblocked)
 {
@@ -303,7 +348,8 @@ static void accept_loop(struct server *sv, const sigset_t *unblocked)
     for (int i = 0; i < sv->nls; i++)
         p[i] = (struct pollfd){sv->ls[i].fd, POLLIN, 0};
     while (!got_signal) {
-        int n = ppoll(p, (nfds_t)sv->nls, NULL, unblocked);
+        struct timespec ts;
+        int n = ppoll(p, (nfds_t)sv->nls, accept_timeout(sv, &ts), unblocked);
         for (int i = 0; n > 0 && i < sv->nls; i++)
             if (p[i].revents & POLLIN)
                 accept_one(sv, &sv->ls[i]);

@@ -134,7 +134,12 @@ struct ssh_conn {
     struct ssh_channel_callbacks_struct ccb;
 };
 
-static bool stopping(const struct ssh_conn *c) { return c->o->stop && atomic_load(c->o->stop); }
+/* The server stops, or the connection lost its place among those waiting
+ * to log in (login_ticket_take gave it to a newcomer): stop waiting. */
+static bool stopping(const struct ssh_conn *c)
+{
+    return (c->o->stop && atomic_load(c->o->stop)) || login_ticket_evicted(c->o->ticket);
+}
 
 static int on_auth_password(ssh_session ses, const char *user, const char *pass, void *ud)
 {
