@@ -38,6 +38,7 @@ enum cmd_flags {
     CMD_PIPE = 1 << 0,   /* produces output: accepts `| include ...` */
     CMD_HIDDEN = 1 << 1, /* accepted, not offered by ? or Tab */
     CMD_ADMIN = 1 << 2,  /* changes the switch: network-admin only */
+    CMD_FREES = 1 << 3,  /* frees space in the lab: runs on a full disk (docs/durability.md) */
 };
 
 struct cmd_def {

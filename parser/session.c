@@ -470,6 +470,8 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
     bool ctx_ok = context_ok(s, p[0].r.var->cmd, p[0].mode);
     s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
     size_t shown = s->out.len;
+    if (p[0].r.var->cmd->flags & CMD_FREES)
+        host->make_room(s->lab);
     host->txn_begin(s->lab);
     rc = ctx_ok ? run_command(s, p[0].r.var->cmd, &p[0].r.args) : 1;
     if (!host->txn_end(s->lab, rc == 0)) {

@@ -42,6 +42,9 @@ struct session_host {
     void (*txn_begin)(struct lab *lab);
     bool (*txn_end)(struct lab *lab, bool commit);
     const char *(*store_error)(const struct lab *lab);
+    /* Before a command that frees space (CMD_FREES): a full disk gives
+     * back the lab's reserve so that it can commit. */
+    void (*make_room)(struct lab *lab);
     bool (*gate_enabled)(const struct lab *lab, int sw, int gate);
     const char *(*hostname)(const struct lab *lab, int sw);
     /* The clock: catch up with the wall, lab time now, wall time until lab

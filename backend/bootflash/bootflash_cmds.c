@@ -210,7 +210,7 @@ const struct cmd_def bootflash_cmds[] = {
      "copy: Copy from one file to another\nsource: A host file, or bootflash:NAME\n"
      "destination: bootflash:NAME",
      cmd_copy, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "delete <path:word>", "delete: Delete a file\n" "path: bootflash:NAME", cmd_delete, CMD_ADMIN,
+    {M(MODE_EXEC), "delete <path:word>", "delete: Delete a file\n" "path: bootflash:NAME", cmd_delete, CMD_ADMIN | CMD_FREES,
      0, 0},
     {M(MODE_EXEC), "show file <path:word> [md5sum]",
      "file: Display contents of a file\n" "path: bootflash:NAME\nmd5sum: Display the MD5 checksum of the file", cmd_show_file, CMD_PIPE, 0, 0},

@@ -138,7 +138,7 @@ const struct cmd_def config_cmds[] = {
     {M(MODE_EXEC), "show startup-config", NULL, show_startup, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, CMD_ADMIN, 0, 0},
     {M(MODE_EXEC), "copy startup-config running-config", NULL, copy_start_run, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "write erase", NULL, write_erase, CMD_ADMIN, 0, 0},
+    {M(MODE_EXEC), "write erase", NULL, write_erase, CMD_ADMIN | CMD_FREES, 0, 0},
     {M(MODE_EXEC), "reload", NULL, reload, CMD_ADMIN, 0, 0},
     {0},
 };

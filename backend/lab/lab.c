@@ -2,6 +2,7 @@
 #include "catalog.h"
 #include "feature.h"
 #include "store/store.h"
+#include "store/reserve.h"
 #include "topology.h"
 #include "engine/engine.h"
 #include "session.h"
@@ -25,6 +26,7 @@ struct lab_switch {
 
 struct lab {
     sqlite3 *db;
+    char *path; /* the lab file; NULL for a copy in memory */
     struct stmt_cache *stmts;
     pthread_mutex_t lock;
     pthread_t locker; /* the thread in `lock` now, when `locked` */
@@ -118,9 +120,11 @@ static void note_store_health(struct lab *lab, bool ok, const char *why)
     if (ok == !lab->store_failing)
         return;
     lab->store_failing = !ok;
-    if (ok)
+    if (ok) {
         fprintf(stderr, "mdsim: the lab's storage takes writes again\n");
-    else
+        if (lab->path)
+            store_reserve_make(lab->path);
+    } else
         fprintf(stderr, "mdsim: the lab's storage refuses writes (%s): commands that write fail until it recovers\n",
                 why);
 }
@@ -283,6 +287,14 @@ void *lab_feature_state(struct lab *lab, const struct feature *f)
     return NULL;
 }
 
+/* Only once the disk is full: the reserve is for freeing space. */
+static void make_room(struct lab *lab)
+{
+    if (lab->store_failing && lab->path && store_reserve_release(lab->path))
+        fprintf(stderr, "mdsim: the lab's disk is full: its %d KiB reserve is given back to let a command free space\n",
+                STORE_RESERVE_BYTES >> 10);
+}
+
 /* What the parser's sessions use of a lab (parser/session_host.h). */
 static const struct session_host session_host = {
     .lock = lab_lock,
@@ -290,6 +302,7 @@ static const struct session_host session_host = {
     .txn_begin = lab_txn_begin,
     .txn_end = lab_txn_end,
     .store_error = lab_store_error,
+    .make_room = make_room,
     .gate_enabled = lab_feature_enabled,
     .hostname = lab_hostname,
     .tick = lab_tick,
@@ -334,7 +347,11 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
     }
     session_use_commands(command_tables());
     session_use_host(&session_host);
-    return lab_new(db);
+    struct lab *lab = lab_new(db);
+    if (!(lab->path = strdup(path)))
+        abort();
+    store_reserve_make(path);
+    return lab;
 }
 
 struct lab *lab_copy(struct lab *src, char *err, size_t errlen)
@@ -364,6 +381,9 @@ void lab_close(struct lab *lab)
         return;
     clock_stop(lab);
     lab_batch_end(lab);
+    if (lab->path)
+        store_reserve_release(lab->path);
+    free(lab->path);
     engine_stop(lab);
     stmt_cache_free(lab->stmts);
     sqlite3_close(lab->db);
@@ -587,8 +607,8 @@ bool lab_txn_end(struct lab *lab, bool commit)
         load_switches(lab); /* the caches may hold what was rolled back */
         load_clock(lab);
     }
-    exec_sql(lab, "RELEASE cmd");
-    note_end(lab, commit && !refused);
+    exec_sql(lab, "RELEASE cmd"); /* at depth 1 outside a batch: the commit */
+    note_end(lab, commit && !lab->store_error[0]);
     if (lab->store_error[0] && !refused && lab->txn_depth == 1 && !lab->batch.open) {
         if (!sqlite3_get_autocommit(lab->db)) /* the commit itself was refused */
             sqlite3_exec(lab->db, "ROLLBACK", NULL, NULL, NULL);
