@@ -1,5 +1,6 @@
 #include "compress.h"
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -16,25 +17,32 @@ static unsigned char zeros[SAMPLE];
 static unsigned char noise[SAMPLE];
 static struct fc_pattern zeros_p, noise_p;
 
+/* Made once per process: labs in two threads (a replay --check's copy
+ * beside its owner's lab) may ask at the same time. */
+static pthread_once_t patterns_once = PTHREAD_ONCE_INIT;
+
+static void patterns_make(void)
+{
+    fc_pattern_init(&zeros_p, "zeros", zeros, sizeof zeros);
+    uint64_t x = 0x9E3779B97F4A7C15ull; /* fixed: the same bytes every run */
+    for (size_t i = 0; i < sizeof noise; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise[i] = (unsigned char)(x >> 24);
+    }
+    fc_pattern_init(&noise_p, "random", noise, sizeof noise);
+}
+
 const struct fc_pattern *fc_pattern_zeros(void)
 {
-    if (!zeros_p.sample)
-        fc_pattern_init(&zeros_p, "zeros", zeros, sizeof zeros);
+    pthread_once(&patterns_once, patterns_make);
     return &zeros_p;
 }
 
 const struct fc_pattern *fc_pattern_random(void)
 {
-    if (!noise_p.sample) {
-        uint64_t x = 0x9E3779B97F4A7C15ull; /* fixed: the same bytes every run */
-        for (size_t i = 0; i < sizeof noise; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            noise[i] = (unsigned char)(x >> 24);
-        }
-        fc_pattern_init(&noise_p, "random", noise, sizeof noise);
-    }
+    pthread_once(&patterns_once, patterns_make);
     return &noise_p;
 }
 
