@@ -41,7 +41,7 @@ enum {
     INPUT_MAX = 64 << 20,    /* bytes of replay input per client */
     REQUEST_MS = 10000,      /* a client says what it wants within this */
     INPUT_GAP_MS = 60000,    /* replay input: the longest pause between frames */
-    INPUT_TOTAL_MS = 600000, /* and all of it within this (64 MiB: ~1 s) */
+    INPUT_TOTAL_MS = 600000, /* and all of it within this (a slow pipe into `replay -`) */
     STALL_MS = 1000,         /* a client still sending after this may lose its place */
     RECV_TIMEOUT_S = 10,     /* a frame that has started must end within this */
     SEND_TIMEOUT_S = 30,     /* a client that stops reading is dropped */
