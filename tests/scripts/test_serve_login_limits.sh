@@ -2,8 +2,9 @@
 # Logging in is bounded: a telnet connection that never logs in is closed
 # after LOGIN_SECONDS (30); one peer address holds at most 64 connections
 # waiting to log in (more are refused with a line, other peers still get
-# in); failed logins are slowed per address and per user name across
-# connections, so parallel connections guess no faster than one.
+# in); failed logins are slowed per address and per user name from an
+# address, across connections, so parallel connections guess no faster
+# than one (docs/login-throttle.md).
 # usage: test_serve_login_limits.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
 serve_start "$work/lab.db" || { fail "serve"; finish; }
