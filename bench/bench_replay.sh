@@ -14,8 +14,15 @@
 # Target: >= 100,000 lines/s.
 #
 # usage: bench/bench_replay.sh [path/to/mdsim]     (default build/mdsim)
+#        bench/bench_replay.sh --script-only FILE   writes the script to FILE
+#            and exits (bench_replay_beside.sh replays the same script)
 set -eu
 
+SCRIPT_ONLY=""
+if [ "${1:-}" = "--script-only" ]; then
+    SCRIPT_ONLY=${2:?"usage: $0 --script-only FILE"}
+    set -- /bin/true
+fi
 MDSIM=${1:-build/mdsim}
 LINES=${BENCH_REPLAY_LINES:-100000}
 RUNS=3
@@ -79,6 +86,11 @@ awk -v total="$LINES" 'BEGIN {
     }
 }
 function out(s) { if (n < total) { print s; n++ } }' > "$TMP/script.txt"
+
+if [ -n "$SCRIPT_ONLY" ]; then
+    cp "$TMP/script.txt" "$SCRIPT_ONLY"
+    exit 0
+fi
 
 nlines=$(wc -l < "$TMP/script.txt")
 echo "bench_replay: $MDSIM"
