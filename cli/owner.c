@@ -352,7 +352,8 @@ static int job_replay(struct client *c, const struct request *rq, int sw, char *
     } else if (rc == 0) {
         struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
                                  .follow_prompts = rq->follow_prompts, .pace_s = rq->pace_s, .start_switch = sw,
-                                 .out = out, .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL};
+                                 .out = out, .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL,
+                                 .stop = &own.stop};
         rc = replay_files(own.lab, in->name, in->n, &ro);
     }
     for (int i = 0; i < in->n; i++) {

@@ -96,15 +96,22 @@ static void out_write(void *ctx, const char *s, size_t n)
     sb_add(&r->got, s, n);
 }
 
+static bool stopping(const struct replay *r) { return r->o->stop && atomic_load(r->o->stop); }
+
 /* A command that lasts (`sleep`, `ping` on real time) waits with the
- * batch committed and its transcript shown. */
+ * batch committed and its transcript shown, in slices so that the owner
+ * stopping ends it. */
 static bool replay_wait(void *ctx, uint64_t ns)
 {
-    checkpoint(ctx);
-    struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    while (ns && nanosleep(&ts, &ts) != 0)
-        ;
-    return true;
+    struct replay *r = ctx;
+    checkpoint(r);
+    while (ns && !stopping(r)) {
+        uint64_t slice = ns < 100000000u ? ns : 100000000u;
+        struct timespec ts = {0, (long)slice};
+        nanosleep(&ts, NULL);
+        ns -= slice;
+    }
+    return !stopping(r);
 }
 
 static struct session *session_for(struct replay *r, int sw)
@@ -387,12 +394,8 @@ static void pace(struct replay *r)
     if (!lab_realtime(r->lab))
         lab_advance_to(r->lab, t);
     lab_unlock(r->lab);
-    if (wall) {
-        checkpoint(r);
-        struct timespec ts = {(time_t)(wall / 1000000000u), (long)(wall % 1000000000u)};
-        while (nanosleep(&ts, &ts) != 0)
-            ;
-    }
+    if (wall)
+        replay_wait(r, wall);
 }
 
 static bool run_one(struct replay *r, const char *file, const struct file_lines *fl, int i, bool transcript)
@@ -457,7 +460,7 @@ static int replay_file(struct replay *r, const char *file)
     r->file = file;
     r->saved_to = 0;
     int i = next_command(r, &fl, 0, transcript);
-    while (i < fl.n && !r->lost) {
+    while (i < fl.n && !r->lost && !stopping(r)) {
         r->line = i;
         bool ok = run_one(r, file, &fl, i, transcript);
         if (mono_ns() - r->held_since >= GROUP_COMMIT_NS)

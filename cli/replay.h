@@ -2,6 +2,7 @@
 #ifndef MDSIM_REPLAY_H
 #define MDSIM_REPLAY_H
 #define REPLAY_PACE_MAX_S 3600
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,6 +22,9 @@ struct replay_opts {
     FILE *(*open)(void *ctx, const char *name);
     void *open_ctx;
     const char *cwd; /* the sessions' session.cwd */
+    /* Set when the owner stops (serve's SIGTERM): a wait ends, and the
+     * replay with it. NULL: never. */
+    const atomic_bool *stop;
 };
 
 /* Replays each file ("-" = stdin) in turn and prints the transcript.

@@ -9,6 +9,8 @@
 # - the attached replay's transcript reaches its client as its lines run,
 #   not when it ends: the lines before the sleep are on the client's
 #   stdout while it sleeps.
+# - serve's SIGTERM ends an attached replay's real-time `sleep` (it used
+#   to sleep on and hold the server's exit); its lines before are kept.
 # - an attached `replay --check` with a long `sleep` holds nobody up: it
 #   runs on a private copy of the lab on virtual time (its sleep takes no
 #   wall time); a served session's commands beside it keep their effect,
@@ -83,7 +85,14 @@ wait "$cpid"
 grep -q "^CHECKED(config)# end" "$work/check.out" || fail "check transcript: $(cat "$work/check.out")"
 printf 'show switchname\n' | telnet > "$work/t4"
 grep -qx DURING "$work/t4" || fail "the served change beside the check was lost: $(cat "$work/t4")"
-kill -KILL "$SERVE_PID"
-wait "$SERVE_PID" 2> /dev/null
+# serve stopping ends an attached replay's real-time sleep, committed
+printf 'configure terminal\nswitchname SLEEPER\nend\nsleep 600\n' > "$work/long"
+"$mdsim" --db "$db" replay "$work/long" > "$work/long.out" 2> "$work/long.err" &
+lpid=$!
+wait_for "$work/long.out" "sleep 600" || fail "the long replay did not reach its sleep: $(cat "$work/long.err")"
+serve_stop || fail "serve did not stop beside a sleeping replay"
+wait "$lpid"
+printf 'show switchname\n' | timeout 30 "$mdsim" --db "$db" > "$work/t5" 2>&1
+grep -qx SLEEPER "$work/t5" || fail "the stopped replay's lines: $(cat "$work/t5")"
 for f in "$work"/sanitizer.*; do [ -e "$f" ] && fail "sanitizer report: $(head -30 "$f")"; done
 finish
