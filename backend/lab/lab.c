@@ -60,6 +60,8 @@ struct lab {
     pthread_t clock;       /* on real time: runs the engine while nobody types */
     bool clock_on, clock_stop;
     pthread_cond_t clock_wake;
+    uint64_t clock_due;    /* lab time the clock thread sleeps until (NEVER: a wake-up) */
+    bool clock_dirty;      /* ... and the store had changed when it went to sleep */
     uint64_t rt_wall_ns; /* monotonic time when real time started */
     uint64_t rt_lab_ns;  /* lab time then */
 };
@@ -507,6 +509,8 @@ static bool batch_close(struct lab *lab)
         return true;
     lab->batch.open = false;
     int rc = sqlite3_exec(lab->db, "COMMIT", NULL, NULL, NULL);
+    if (lab->clock_on) /* it let the engine be while the batch was open */
+        pthread_cond_signal(&lab->clock_wake);
     if (rc == SQLITE_OK) {
         note_store_health(lab, true, NULL);
         return true;
@@ -527,6 +531,14 @@ static bool batch_mine(const struct lab *lab)
     return lab->batch.on && pthread_equal(lab->batch.owner, pthread_self());
 }
 
+/* A command may have scheduled events sooner than the clock thread will
+ * wake, or changed what the engine must follow: only then is it woken (a
+ * wake-up per command cost an attached replay a context switch a line). */
+static bool clock_behind(const struct lab *lab)
+{
+    return engine_next_time(lab->engine) < lab->clock_due || (lab->dirty && !lab->clock_dirty);
+}
+
 /* DESIGN rule 10: another thread's command never joins the batch, so what
  * it acknowledges is committed on its own. */
 void lab_lock(struct lab *lab)
@@ -542,8 +554,8 @@ void lab_lock(struct lab *lab)
 void lab_unlock(struct lab *lab)
 {
     stmt_cache_reset_all(lab->stmts); /* no read transaction outlives a command */
-    if (lab->clock_on)
-        pthread_cond_signal(&lab->clock_wake); /* a command may have scheduled events */
+    if (lab->clock_on && clock_behind(lab))
+        pthread_cond_signal(&lab->clock_wake);
     mark_locked(lab, false);
     pthread_mutex_unlock(&lab->lock);
 }
@@ -714,11 +726,15 @@ static void *clock_main(void *arg)
     pthread_mutex_lock(&lab->lock);
     while (!lab->clock_stop) {
         mark_locked(lab, true);
-        if (lab->txn_depth == 0 && !lab->batch.open)
+        if (lab->txn_depth == 0 && !lab->batch.open) {
+            lab_reconcile(lab);
             lab_tick(lab);
+        }
         stmt_cache_reset_all(lab->stmts); /* the wait below releases the lock */
         mark_locked(lab, false);
         uint64_t next = engine_next_time(lab->engine);
+        lab->clock_due = next;
+        lab->clock_dirty = lab->dirty;
         if (next == ENGINE_TIME_NEVER) {
             pthread_cond_wait(&lab->clock_wake, &lab->lock);
             continue;
@@ -767,12 +783,20 @@ void lab_set_realtime(struct lab *lab, double speed)
     }
 }
 
+/* With nothing due before the wall clock, the clock just moves: a
+ * configuration change waits for the clock thread (woken by lab_unlock)
+ * to reach the engine, not for the next command, so a burst of commands
+ * (an attached replay) does not reconcile once a line. */
 void lab_tick(struct lab *lab)
 {
     if (lab->speed <= 0)
         return;
     uint64_t target = wall_lab_ns(lab);
-    if (target > lab_now(lab))
+    if (target <= lab_now(lab))
+        return;
+    if (lab->dirty && engine_next_time(lab->engine) > target)
+        engine_run_until(lab->engine, target);
+    else
         run_until(lab, target);
 }
 
