@@ -22,8 +22,11 @@ static void per10k(char *buf, size_t n, uint32_t v)
     snprintf(buf, n, "%u.%02u%%", v / 100, v % 100);
 }
 
-/* One line of the configuration block: label padded as in the manual. */
-#define CONF_LINE "  %-15s: "
+/* One line of the configuration block: `Label : value`, unindented and
+ * unaligned, as the reference capture prints it (a student compares the
+ * two; the manual's spacing was lost in its PDF, so the reference's
+ * indentation of it is a guess). */
+#define CONF_LINE "%s : "
 
 static void show_config_block(struct session *s, const netsim_pipe_config *c)
 {
@@ -61,6 +64,9 @@ static void show_config_block(struct session *s, const netsim_pipe_config *c)
     }
 }
 
+/* One line of the statistics block: `Label = value`, as in the capture. */
+#define STAT_LINE "%s = %" PRIu64
+
 int netsim_show_stats(struct session *s, const struct cmd_args *a)
 {
     int slot, port;
@@ -87,8 +93,8 @@ int netsim_show_stats(struct session *s, const struct cmd_args *a)
         {"txdel", st.txdel},                   {"late", st.late},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        cmd_printf(s, "  %-18s = %" PRIu64 "\n", rows[i].label, rows[i].v);
-    cmd_printf(s, "  %-18s = %" PRIu64 " Kbps\n", "Average speed", st.avg_speed_kbps);
+        cmd_printf(s, STAT_LINE "\n", rows[i].label, rows[i].v);
+    cmd_printf(s, STAT_LINE " Kbps\n", "Average speed", st.avg_speed_kbps);
     return 0;
 }
 

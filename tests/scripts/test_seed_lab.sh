@@ -5,7 +5,9 @@
 # without compression no direction carries more FC payload than 10 Mb/s
 # allows (1.10 MiB/s), the netsim queue never exceeds its 250,000 bytes,
 # drops add up, compression with the tuner's zeros beats no compression,
-# and fcping under the load answers within [200 ms, 1.5 s] (G17).
+# and fcping under the load answers within [200 ms, 1.5 s] (G17). The
+# layouts a student puts beside the capture's (fcping, the netsim stats, the
+# tuner's counters) are the capture's line for line, figures aside.
 mdsim=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(mktemp -d)
@@ -34,5 +36,18 @@ grep -q "28 bytes from 22:22:22:22:22:22:22:22" "$dir/out1" || fail "fcping unde
 # G17: fcping across the loaded tunnel answers within [RTT, 1.5 s]
 awk '/^28 bytes from/ { t = $NF == "usec" ? $(NF - 1) : 0; if (t < 200000 || t > 1500000) bad = 1 }
      END { exit bad }' "$dir/out1" || fail "an fcping time outside 200 ms - 1.5 s (G17)"
+# the output of the first run of a command, figures masked
+layout() {
+    awk -v cmd="$2" '$0 == cmd { on = 1; next } on && /^MDS[0-9]+[(#]/ { exit } on' "$1" |
+        sed 's/[0-9][0-9]*/N/g; s/N:N:N:N:N:N:N:N/W/g'
+}
+capture="$root/tests/captures/seed-lab-capture.txt"
+for cmd in "MDS1# fcping pwwn 22:22:22:22:22:22:22:22 vsan 100" "MDS1# show ips stats netsim ingress g2/3" \
+    "MDS1# show san-ext-tuner interface g2/2 nport pwwN 11:11:11:11:11:11:11:11 vsan 100 counters"; do
+    layout "$capture" "$cmd" > "$dir/want"
+    layout "$dir/out1" "$cmd" > "$dir/got"
+    [ -s "$dir/want" ] && cmp -s "$dir/want" "$dir/got" ||
+        fail "'$cmd' not in the capture's layout: $(diff "$dir/want" "$dir/got" | head -6 | tr '\n' ' ')"
+done
 [ "$fails" -eq 0 ] || exit 1
 echo ok

@@ -159,7 +159,7 @@ START_TEST(lost_fragment_loses_the_datagram)
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "Request 0 timed out"));
     sb_clear(&out);
     run(0, (const char *const[]){"show ips stats netsim ingress gigabitethernet 2/3", NULL});
-    ck_assert_ptr_nonnull(strstr(sb_str(&out), "Dropped (tot)      = 1\n"));
+    ck_assert_ptr_nonnull(strstr(sb_str(&out), "\nDropped (tot) = 1\n"));
 }
 END_TEST
 
