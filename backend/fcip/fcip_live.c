@@ -9,6 +9,7 @@
 #include "fcip_engine.h"
 #include "tunnel.h"
 #include "compress.h"
+#include "fcip_cause.h"
 #include "lab/lab.h"
 #include "system/system.h"
 #include "ipnet/ip_text.h"
@@ -40,30 +41,25 @@ static bool view_get(struct session *s, int id, struct view *v)
     struct fcip_tunnel *t = fcip_live(s->lab, s->sw, id);
     if (t)
         fcip_tunnel_status(t, &v->st);
+    else if (v->ic.shutdown)
+        v->st.state = FCIP_ADMIN_DOWN, v->st.cause = FCIP_CAUSE_ADMIN;
     else
-        v->st.state = v->ic.shutdown ? FCIP_ADMIN_DOWN : FCIP_DOWN;
+        v->st.state = FCIP_DOWN, v->st.cause = FCIP_CAUSE_NOT_CONNECTED;
     char ifname[16];
     snprintf(ifname, sizeof ifname, "fcip%d", id);
     v->port_vsan = vsan_port_vsan(s->lab, s->sw, ifname);
     return true;
 }
 
-/* "down (Administratively down)", "trunking"... */
+/* "down (Administratively down)", "trunking (Not all VSANs UP on the
+ * trunk)", "up"... */
 static void state_line(const struct view *v, char *buf, size_t n)
 {
-    switch (v->st.state) {
-    case FCIP_ADMIN_DOWN:
-        snprintf(buf, n, "down (Administratively down)");
-        break;
-    case FCIP_DOWN:
-        snprintf(buf, n, "down (Link failure or not-connected)");
-        break;
-    case FCIP_INIT:
-        snprintf(buf, n, "down (Initializing)");
-        break;
-    default:
+    const char *why = fcip_cause_words(v->st.cause)->reason;
+    if (*why)
+        snprintf(buf, n, "%s (%s)", fcip_state_text(v->st.state), why);
+    else
         snprintf(buf, n, "%s", fcip_state_text(v->st.state));
-    }
 }
 
 static void vsans(const struct vsan_set *set, strbuf *out)
@@ -88,7 +84,7 @@ static void trunk_lines(struct session *s, const struct view *v)
     for (int id = 1; id <= VSAN_MAX_USER; id++)
         if (id != VSAN_EVFP && vsan_set_has(&v->ic.allowed, id) && vsan_exists(s->lab, s->sw, id))
             vsan_set_add(&active, id, id);
-    bool up = v->st.state >= FCIP_UP;
+    bool up = v->st.state >= FCIP_ISOLATED; /* connected: the lists are known */
     static const struct vsan_set none;
     cmd_printf(s, "    Trunk vsans (admin allowed and active) ");
     vsans(&active, &s->out);
@@ -299,7 +295,7 @@ static void brief_row(void *ctx, const struct fcip_if_conf *ic)
     struct view v;
     view_get(s, ic->id, &v);
     static const char *const st[] = {[FCIP_ADMIN_DOWN] = "down", [FCIP_DOWN] = "down", [FCIP_INIT] = "init",
-                                     [FCIP_UP] = "up", [FCIP_TRUNKING] = "trunking"};
+                                     [FCIP_ISOLATED] = "isolated", [FCIP_UP] = "up", [FCIP_TRUNKING] = "trunking"};
     char name[16], prof[8];
     snprintf(name, sizeof name, "fcip%d", ic->id);
     snprintf(prof, sizeof prof, "%d", ic->profile);
@@ -346,7 +342,7 @@ static void summary_row(void *ctx, const struct fcip_if_conf *ic)
     }
     const struct fcip_conn_info *c = &v.st.conn[0];
     static const char *const st[] = {[FCIP_ADMIN_DOWN] = "DOWN", [FCIP_DOWN] = "DOWN", [FCIP_INIT] = "INIT",
-                                     [FCIP_UP] = "UP", [FCIP_TRUNKING] = "TRNK"};
+                                     [FCIP_ISOLATED] = "ISOL", [FCIP_UP] = "UP", [FCIP_TRUNKING] = "TRNK"};
     cmd_printf(s, "%-3d %-5s %-13s %-16s %-6s %c %c %c %c   %c    %-11s %llu\n", ic->id, prof, eth, peer,
                st[v.st.state], ic->time_stamp ? 'Y' : 'N', ic->write_acc ? 'Y' : 'N', ic->tape_acc ? 'Y' : 'N', 'N',
                ic->compression ? 'Y' : 'N', bw,

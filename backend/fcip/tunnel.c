@@ -29,11 +29,13 @@ struct link_params {
  * is freed from an engine event (never inside its own callbacks). */
 struct endpoint {
     struct fcip_engine *fe;
-    struct fcip_tunnel *t;
+    struct fcip_tunnel *t; /* NULL once detached (closing, or buried) */
     int slot; /* 0 control, 1 data */
     bool active, established;
     bool burying; /* its abort is under way: the RST still goes out */
     tcp_conn *c;
+    int sw;                 /* its own addressing: a closing endpoint */
+    uint32_t lip, pip;      /* outlives its tunnel's configuration */
     uint16_t lport, pport;
     struct fc_frame *head, *tail; /* waiting for the compressor or TCP's send buffer */
     uint64_t queued;
@@ -47,7 +49,7 @@ struct fcip_tunnel {
     struct fcip_tunnel_conf conf;
     bool seen;
     enum fcip_state state;
-    char reason[64];
+    enum fcip_cause cause;
     struct endpoint *ep[2];
     bool connector; /* this end opens the connections, this time */
     bool sent_params, got_params;
@@ -77,22 +79,36 @@ struct fcip_engine {
     struct endpoint *live, *buried;
     engine_timer_id reap;
     bool closing; /* the lab closes: the data plane is gone, nothing is sent */
+    fcip_change_fn on_change;
+    void *change_ctx;
 };
 
 static const char *const state_names[] = {
-    [FCIP_ADMIN_DOWN] = "down", [FCIP_DOWN] = "down", [FCIP_INIT] = "down",
-    [FCIP_UP] = "up",           [FCIP_TRUNKING] = "trunking",
+    [FCIP_ADMIN_DOWN] = "down", [FCIP_DOWN] = "down",         [FCIP_INIT] = "down",
+    [FCIP_ISOLATED] = "down",   [FCIP_UP] = "up",             [FCIP_TRUNKING] = "trunking",
 };
 const char *fcip_state_text(enum fcip_state s) { return state_names[s]; }
 
 static uint64_t now(const struct fcip_engine *fe) { return engine_now(fe->e); }
 
-static void set_state(struct fcip_tunnel *t, enum fcip_state s, const char *reason)
+/* Every change of state or cause is told, as it happens. */
+static void set_state(struct fcip_tunnel *t, enum fcip_state s, enum fcip_cause cause)
 {
+    if (t->state == s && t->cause == cause)
+        return;
+    struct fcip_change ch = {t->conf.sw, t->conf.id, t->state, s, cause, t->conf.port_vsan};
     if (t->state != s)
         t->st.last_change_ns = now(t->fe);
     t->state = s;
-    snprintf(t->reason, sizeof t->reason, "%s", reason ? reason : "");
+    t->cause = cause;
+    if (t->fe->on_change)
+        t->fe->on_change(t->fe->change_ctx, &ch);
+}
+
+void fcip_engine_on_change(struct fcip_engine *fe, fcip_change_fn fn, void *ctx)
+{
+    fe->on_change = fn;
+    fe->change_ctx = ctx;
 }
 
 /* Endpoints */
@@ -131,32 +147,63 @@ static void unlink_live(struct fcip_engine *fe, struct endpoint *ep)
         }
 }
 
-/* Detaches the endpoint from its tunnel and the demux; aborts its
- * connection (an RST when synchronized) unless it closed already. */
-static void bury(struct endpoint *ep)
+/* Takes the endpoint from its tunnel: its frames waiting go. */
+static void detach(struct endpoint *ep)
 {
-    struct fcip_engine *fe = ep->fe;
     struct fcip_tunnel *t = ep->t;
-    if (!t || ep->burying)
-        return;
-    ep->burying = true;
-    if (tcp_state_get(ep->c) != TCP_CLOSED)
-        tcp_abort(ep->c); /* the peer hears it, and goes down too */
     if (ep->established)
         t->st.closes++;
     t->ep[ep->slot] = NULL;
     ep->t = NULL;
-    unlink_live(fe, ep);
     if (ep->drain)
-        engine_cancel(fe->e, ep->drain);
+        engine_cancel(ep->fe->e, ep->drain);
     ep->drain = 0;
+    ep_free_queue(ep);
+}
+
+/* Aborts a detached endpoint's connection (an RST when synchronized,
+ * which the peer hears when the path carries it) and takes it off the
+ * demux; the next reap frees it (never inside its own callbacks). */
+static void grave(struct endpoint *ep)
+{
+    struct fcip_engine *fe = ep->fe;
+    if (ep->burying)
+        return;
+    ep->burying = true;
+    if (tcp_state_get(ep->c) != TCP_CLOSED)
+        tcp_abort(ep->c);
+    unlink_live(fe, ep);
     ep->next = fe->buried;
     fe->buried = ep;
     if (!fe->reap)
         fe->reap = engine_after(fe->e, 0, reap, fe);
 }
 
-static void tunnel_fail(struct fcip_tunnel *t, const char *why);
+static void bury(struct endpoint *ep)
+{
+    if (!ep->t || ep->burying)
+        return;
+    detach(ep);
+    grave(ep);
+}
+
+/* The interface shut: its connections close with FINs, as an MDS shuts
+ * an E port gracefully, so the peer reads `closed by peer`. The endpoint
+ * stays on the demux, detached, until its connection is closed or gives
+ * up (tcp_state_cb then buries it). */
+static void close_gently(struct endpoint *ep)
+{
+    if (!ep->t || ep->burying)
+        return;
+    bool open = ep->established && tcp_state_get(ep->c) == TCP_ESTABLISHED;
+    detach(ep);
+    if (open)
+        tcp_close(ep->c);
+    else
+        grave(ep);
+}
+
+static void tunnel_fail(struct fcip_tunnel *t, enum fcip_cause why);
 static void tunnel_try(struct fcip_tunnel *t);
 static void link_check(struct fcip_tunnel *t);
 static void drain(struct endpoint *ep);
@@ -164,23 +211,22 @@ static void drain(struct endpoint *ep);
 static void tcp_out(void *ctx, const struct tcp_seg *seg, uint32_t ip_len)
 {
     struct endpoint *ep = ctx;
-    struct fcip_tunnel *t = ep->t;
-    if (!t || ep->fe->closing) {
+    if (ep->fe->closing) { /* an RST or a closing FIN still goes out */
         tcp_seg_drop(seg);
         return;
     }
     /* header fields one by one: a zeroed 128-byte payload would be
      * written twice for every segment */
     struct ipnet_pkt pkt;
-    pkt.src = t->conf.local_ip;
-    pkt.dst = t->conf.peer_ip;
+    pkt.src = ep->lip;
+    pkt.dst = ep->pip;
     pkt.proto = IPNET_TCP;
     pkt.df = true;
     pkt.ip_len = ip_len;
     const uint16_t ports[2] = {ep->lport, ep->pport};
     memcpy(pkt.payload + offsetof(struct tcp_dgram, sport), ports, sizeof ports);
     memcpy(pkt.payload + offsetof(struct tcp_dgram, seg), seg, sizeof *seg);
-    if (!ipnet_send(t->fe->net, t->conf.sw, &pkt))
+    if (!ipnet_send(ep->fe->net, ep->sw, &pkt))
         tcp_seg_drop(seg);
 }
 
@@ -204,35 +250,33 @@ static void tcp_writable(void *ctx)
         drain(ep);
 }
 
-static const char *close_reason(enum tcp_reason why)
+/* A connection that never came up leaves the link not connected. */
+static enum fcip_cause close_cause(enum tcp_reason why)
 {
-    switch (why) {
-    case TCP_REASON_MAX_RETX:
-        return "TCP max retransmissions exceeded";
-    case TCP_REASON_KEEPALIVE:
-        return "TCP keepalive timeout";
-    case TCP_REASON_PEER_RESET:
-        return "TCP connection reset by peer";
-    case TCP_REASON_SYN_TIMEOUT:
-        return "TCP connection attempt timed out";
-    case TCP_REASON_PEER_CLOSE:
-        return "TCP connection closed by peer";
-    default:
-        return "TCP connection closed";
-    }
+    static const enum fcip_cause causes[] = {
+        [TCP_REASON_MAX_RETX] = FCIP_CAUSE_MAX_RETX,     [TCP_REASON_KEEPALIVE] = FCIP_CAUSE_KEEPALIVE,
+        [TCP_REASON_PEER_RESET] = FCIP_CAUSE_PEER_RESET, [TCP_REASON_PEER_CLOSE] = FCIP_CAUSE_PEER_CLOSE,
+    };
+    enum fcip_cause c = (size_t)why < sizeof causes / sizeof causes[0] ? causes[why] : FCIP_CAUSE_NONE;
+    return c != FCIP_CAUSE_NONE ? c : FCIP_CAUSE_NOT_CONNECTED;
 }
 
 static void tcp_state_cb(void *ctx, enum tcp_state st, enum tcp_reason why)
 {
     struct endpoint *ep = ctx;
     struct fcip_tunnel *t = ep->t;
-    if (!t || ep->burying)
+    if (ep->burying)
         return;
+    if (!t) { /* closing gently: done, or given up */
+        if (st == TCP_CLOSED)
+            grave(ep);
+        return;
+    }
     if (st == TCP_ESTABLISHED) {
         ep->established = true;
         link_check(t);
     } else if (st == TCP_CLOSED) {
-        tunnel_fail(t, close_reason(why));
+        tunnel_fail(t, close_cause(why));
     }
 }
 
@@ -257,7 +301,8 @@ static struct endpoint *ep_new(struct fcip_tunnel *t, int slot, bool active, uin
     char name[64];
     snprintf(name, sizeof name, "fcip:%d:%d:%d", t->conf.sw, t->conf.id, slot);
     struct tcp_callbacks cb = {tcp_out, tcp_deliver, tcp_writable, tcp_state_cb, tcp_drop_rec, ep};
-    *ep = (struct endpoint){.fe = fe, .t = t, .slot = slot, .active = active, .lport = lport, .pport = pport};
+    *ep = (struct endpoint){.fe = fe, .t = t, .slot = slot, .active = active, .sw = t->conf.sw,
+                            .lip = t->conf.local_ip, .pip = t->conf.peer_ip, .lport = lport, .pport = pport};
     ep->c = tcp_conn_new(fe->e, name, &p, &cb);
     if (!ep->c) { /* parameters the CLI ranges should have kept out */
         free(ep);
@@ -276,8 +321,8 @@ static void open_slot(struct fcip_tunnel *t, int slot)
     uint16_t lport = t->next_port;
     t->next_port = t->next_port > 49154 ? (uint16_t)(t->next_port - 2) : FCIP_EPHEMERAL_FIRST;
     struct endpoint *ep = ep_new(t, slot, true, lport, t->conf.peer_port);
-    if (!ep) {
-        set_state(t, FCIP_DOWN, "Invalid TCP parameters");
+    if (!ep) { /* parameters the CLI ranges should have kept out */
+        set_state(t, FCIP_DOWN, FCIP_CAUSE_NOT_CONNECTED);
         return;
     }
     t->st.attempts++;
@@ -293,24 +338,48 @@ static void retry(engine_t *e, void *arg)
         tunnel_try(t);
 }
 
-static bool path_ready(struct fcip_tunnel *t)
+/* The port the tunnel's source address is on, and its link. */
+static enum fcip_cause src_cause(struct fcip_tunnel *t)
 {
-    const struct fcip_tunnel_conf *c = &t->conf;
-    return c->local_ip && c->peer_ip && ipnet_owns(t->fe->net, c->sw, c->local_ip) &&
-           ipnet_route_mtu(t->fe->net, c->sw, c->peer_ip);
+    enum ipnet_link link;
+    if (!t->conf.local_ip || !ipnet_addr_link(t->fe->net, t->conf.sw, t->conf.local_ip, &link))
+        return FCIP_CAUSE_SRC_UNBOUND;
+    return link == IPNET_ADMIN_DOWN ? FCIP_CAUSE_SRC_ADMIN_DOWN
+           : link == IPNET_NOT_CONNECTED ? FCIP_CAUSE_SRC_LINK_DOWN : FCIP_CAUSE_NONE;
+}
+
+static bool src_kind(enum fcip_cause c)
+{
+    return c >= FCIP_CAUSE_SRC_UNBOUND && c <= FCIP_CAUSE_SRC_LINK_DOWN;
+}
+
+static bool tcp_cause(enum fcip_cause c)
+{
+    return c >= FCIP_CAUSE_MAX_RETX && c <= FCIP_CAUSE_PEER_CLOSE;
+}
+
+/* Down, and why: the source port first; a connection's failure stays the
+ * reason while the end tries again (mds-cli-15 case M). */
+static void mark_down(struct fcip_tunnel *t)
+{
+    enum fcip_cause src = src_cause(t);
+    bool keep = t->state == FCIP_DOWN && tcp_cause(t->cause);
+    set_state(t, FCIP_DOWN, src != FCIP_CAUSE_NONE ? src : keep ? t->cause : FCIP_CAUSE_NOT_CONNECTED);
 }
 
 static void tunnel_try(struct fcip_tunnel *t)
 {
     if (!t->conf.admin_up) {
-        set_state(t, FCIP_ADMIN_DOWN, "Administratively down");
+        set_state(t, FCIP_ADMIN_DOWN, FCIP_CAUSE_ADMIN);
         return;
     }
     if (t->ep[0])
         return;
-    set_state(t, FCIP_DOWN, "Link failure or not-connected");
+    mark_down(t);
     t->sent_params = t->got_params = false;
-    if (!path_ready(t) || t->conf.passive) {
+    bool path = src_cause(t) == FCIP_CAUSE_NONE && t->conf.peer_ip &&
+                ipnet_route_mtu(t->fe->net, t->conf.sw, t->conf.peer_ip);
+    if (!path || t->conf.passive) {
         t->connector = false;
         return;
     }
@@ -339,11 +408,10 @@ static void tunnel_reset(struct fcip_tunnel *t)
     t->sent_params = t->got_params = false;
 }
 
-static void tunnel_fail(struct fcip_tunnel *t, const char *why)
+static void tunnel_fail(struct fcip_tunnel *t, enum fcip_cause why)
 {
     tunnel_reset(t);
-    set_state(t, FCIP_DOWN, "Link failure or not-connected");
-    snprintf(t->st.reason, sizeof t->st.reason, "%s", why);
+    set_state(t, FCIP_DOWN, why);
     if (t->conf.admin_up && !t->conf.passive)
         t->retry = engine_after(t->fe->e, FCIP_RETRY_NS, retry, t);
 }
@@ -560,7 +628,14 @@ static void bring_up(struct fcip_tunnel *t)
     t->isl = fabric_isl_up(t->fe->fab, t->conf.sw, t->peer.sw, &t->up, isl_send, t);
     t->st.peer_sw = t->peer.sw;
     t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
-    set_state(t, trunking(t->conf.trunk, t->peer.trunk) ? FCIP_TRUNKING : FCIP_UP, "");
+    bool trunk = trunking(t->conf.trunk, t->peer.trunk), none = vsan_set_empty(&t->up);
+    if (none) /* connected, but the ISL carries nothing: isolated */
+        set_state(t, FCIP_ISOLATED, trunk ? FCIP_CAUSE_NO_COMMON_VSAN : FCIP_CAUSE_PORT_VSAN);
+    else if (trunk)
+        set_state(t, FCIP_TRUNKING,
+                  vsan_set_empty(&t->st.isolated) ? FCIP_CAUSE_NONE : FCIP_CAUSE_NOT_ALL_UP);
+    else
+        set_state(t, FCIP_UP, FCIP_CAUSE_NONE);
 }
 
 /* How many connections make the link: the connecting end's count. */
@@ -575,7 +650,7 @@ static void link_check(struct fcip_tunnel *t)
     if (!t->ep[0] || !t->ep[0]->established)
         return;
     if (!t->sent_params) {
-        set_state(t, FCIP_INIT, "Initializing");
+        set_state(t, FCIP_INIT, FCIP_CAUSE_INIT);
         send_params(t);
     }
     int n = needed(t);
@@ -614,12 +689,10 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
 static struct endpoint *ep_find(struct fcip_engine *fe, int sw, const struct ipnet_pkt *pkt,
                                 const struct tcp_dgram *d)
 {
-    for (struct endpoint *ep = fe->live; ep; ep = ep->next) {
-        const struct fcip_tunnel_conf *c = &ep->t->conf;
-        if (c->sw == sw && c->local_ip == pkt->dst && c->peer_ip == pkt->src && ep->lport == d->dport &&
+    for (struct endpoint *ep = fe->live; ep; ep = ep->next)
+        if (ep->sw == sw && ep->lip == pkt->dst && ep->pip == pkt->src && ep->lport == d->dport &&
             ep->pport == d->sport)
             return ep;
-    }
     return NULL;
 }
 
@@ -772,8 +845,18 @@ static void apply_live(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
         if (t->isl)
             bring_up(t);
     }
-    if (!t->ep[0] && !t->retry)
+    enum fcip_cause src = src_cause(t);
+    if (t->ep[0] && src != FCIP_CAUSE_NONE) { /* its port went: at once, not at TCP's timeout */
+        tunnel_fail(t, src);
+        return;
+    }
+    if (t->ep[0] || !t->conf.admin_up)
+        return;
+    bool src_back = src_kind(t->cause) && src == FCIP_CAUSE_NONE;
+    if (!t->retry || src_back)
         tunnel_try(t); /* its path may be there now */
+    else if (src != FCIP_CAUSE_NONE)
+        set_state(t, FCIP_DOWN, src); /* the reason follows the port */
 }
 
 void fcip_tunnel_apply(struct fcip_engine *fe, const struct fcip_tunnel_conf *c)
@@ -795,6 +878,16 @@ void fcip_tunnel_apply(struct fcip_engine *fe, const struct fcip_tunnel_conf *c)
         return;
     }
     t->seen = true;
+    if (t->conf.admin_up && !c->admin_up) { /* shut: FINs, not RSTs */
+        isl_down(t);
+        for (int i = 0; i < 2; i++)
+            if (t->ep[i])
+                close_gently(t->ep[i]);
+        tunnel_reset(t);
+        t->conf = *c;
+        tunnel_try(t);
+        return;
+    }
     if (endpoints_differ(&t->conf, c)) {
         tunnel_reset(t);
         t->conf = *c;
@@ -820,7 +913,7 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
 {
     *st = t->st;
     st->state = t->state;
-    snprintf(st->reason, sizeof st->reason, "%s", t->state == FCIP_DOWN && t->st.reason[0] ? t->st.reason : t->reason);
+    st->cause = t->cause;
     st->up = t->up;
     st->nconn_up = 0;
     for (int i = 0; i < 2; i++) {

@@ -61,11 +61,41 @@ struct fcip_tunnel_conf {
 
 enum fcip_state {
     FCIP_ADMIN_DOWN,
-    FCIP_DOWN,      /* not connected: see the reason */
+    FCIP_DOWN,      /* not connected: see the cause */
     FCIP_INIT,      /* TCP up, link parameters not exchanged yet */
+    FCIP_ISOLATED,  /* connected, but no VSAN can cross: see the cause */
     FCIP_UP,        /* an E port in its port VSAN */
     FCIP_TRUNKING,  /* a TE port */
 };
+
+/* Why an end is not up (mds-cli-15-failures.md §15.1); the words and log
+ * mnemonics are the fcip feature's (fcip_cause.c). */
+enum fcip_cause {
+    FCIP_CAUSE_NONE,
+    FCIP_CAUSE_ADMIN,          /* the interface is shut */
+    FCIP_CAUSE_NOT_CONNECTED,  /* never connected: no route, passive, no answer */
+    FCIP_CAUSE_SRC_UNBOUND,    /* no port has the profile's address */
+    FCIP_CAUSE_SRC_ADMIN_DOWN, /* the port that has it is shut */
+    FCIP_CAUSE_SRC_LINK_DOWN,  /* ... has no link */
+    FCIP_CAUSE_MAX_RETX,       /* TCP gave up retransmitting */
+    FCIP_CAUSE_KEEPALIVE,      /* TCP keepalive probes unanswered */
+    FCIP_CAUSE_PEER_RESET,     /* the peer reset the connection */
+    FCIP_CAUSE_PEER_CLOSE,     /* the peer closed it (its end shut) */
+    FCIP_CAUSE_INIT,           /* link parameters not exchanged yet */
+    FCIP_CAUSE_PORT_VSAN,      /* non-trunking ends in different port VSANs */
+    FCIP_CAUSE_NO_COMMON_VSAN, /* trunking, no VSAN allowed and present at both ends */
+    FCIP_CAUSE_NOT_ALL_UP,     /* trunking, some allowed VSANs isolated */
+    FCIP_CAUSE_COUNT
+};
+
+/* One end's state changing, as it happens (the fcip feature logs it). */
+struct fcip_change {
+    int sw, id;
+    enum fcip_state from, to;
+    enum fcip_cause cause;
+    int port_vsan;
+};
+typedef void (*fcip_change_fn)(void *ctx, const struct fcip_change *c);
 
 struct fcip_conn_info {
     bool present;
@@ -76,7 +106,7 @@ struct fcip_conn_info {
 
 struct fcip_status {
     enum fcip_state state;
-    char reason[64];          /* why it is down, NX-OS wording */
+    enum fcip_cause cause;    /* why it is not up, or why not all VSANs are */
     int peer_sw;              /* -1 until the link parameters arrived */
     struct vsan_set up, isolated; /* trunk VSANs up / allowed but not up */
     int nconn_up;
@@ -93,6 +123,9 @@ struct fcip_status {
 
 struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabric *fab);
 void fcip_engine_free(struct fcip_engine *fe);
+/* Who hears of each state change; called from engine events and from
+ * fcip_tunnel_apply. Only reads: the simulation runs the same without. */
+void fcip_engine_on_change(struct fcip_engine *fe, fcip_change_fn fn, void *ctx);
 
 /* Reconcile: mark, apply each tunnel's desired state, sweep. A tunnel
  * whose endpoints did not change keeps its connections and counters;

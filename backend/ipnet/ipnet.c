@@ -342,6 +342,19 @@ static struct ipport *find_port(struct ipnet *net, int sw, uint32_t ip, bool sub
 
 bool ipnet_owns(struct ipnet *net, int sw, uint32_t ip) { return find_port(net, sw, ip, false) != NULL; }
 
+bool ipnet_addr_link(struct ipnet *net, int sw, uint32_t ip, enum ipnet_link *link)
+{
+    for (int slot = 1; slot < SLOTS; slot++)
+        for (int port = 1; port < PORTS; port++) {
+            struct ipport *p = port_at(net, sw, slot, port);
+            if (p && p->has_ip && !p->bridge && p->ip == ip) {
+                *link = ipnet_link_state(net, sw, slot, port);
+                return true;
+            }
+        }
+    return false;
+}
+
 uint32_t ipnet_route_mtu(struct ipnet *net, int sw, uint32_t dst)
 {
     struct ipport *p = find_port(net, sw, dst, true);

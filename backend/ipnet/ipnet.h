@@ -95,6 +95,10 @@ enum ipnet_link {
     IPNET_NOT_CONNECTED, /* no cable, or the far end is down */
 };
 enum ipnet_link ipnet_link_state(struct ipnet *net, int sw, int slot, int port);
+/* The link state of the (unbridged) port of sw that has address ip,
+ * whatever its state; false when no port has it (a tunnel's source is
+ * then unbound). */
+bool ipnet_addr_link(struct ipnet *net, int sw, uint32_t ip, enum ipnet_link *link);
 bool ipnet_is_bridged(struct ipnet *net, int sw, int slot, int port);
 
 struct ipnet_port_stats {

@@ -22,6 +22,13 @@ static inline bool vsan_set_has(const struct vsan_set *v, int id)
 {
     return id >= 0 && id < 4096 && (v->bit[id >> 3] >> (id & 7) & 1);
 }
+static inline bool vsan_set_empty(const struct vsan_set *v)
+{
+    for (size_t i = 0; i < sizeof v->bit; i++)
+        if (v->bit[i])
+            return false;
+    return true;
+}
 void vsan_set_add(struct vsan_set *v, int first, int last);
 void vsan_set_all(struct vsan_set *v); /* 1-4093 */
 /* Parses `1-10,20` (ids 1-4093); false when malformed. */

@@ -1,0 +1,194 @@
+/* FCIP failures as on an MDS (mds-cli-15-failures.md, docs/failures.md),
+ * on the two-switch rig and virtual time: a cause reaches the tunnel when
+ * it happens, each end reads its own reason, and every change is told to
+ * the feature (which logs it). Before: a shut source port left the tunnel
+ * trunking until TCP gave up, a shut fcip read `reset by peer` at the far
+ * end, a mismatched port VSAN was `up`, every reason was `Link failure`. */
+#include <check.h>
+#include <stdio.h>
+#include "fcip_rig.h"
+
+static struct rig r;
+static struct fcip_change changes[64];
+static int nchanges;
+
+static void note(void *ctx, const struct fcip_change *c)
+{
+    (void)ctx;
+    if (nchanges < 64)
+        changes[nchanges++] = *c;
+}
+
+static void setup(void)
+{
+    nchanges = 0;
+    rig_init(&r, 1, 0, 1500);
+    fcip_engine_on_change(r.fe, note, NULL);
+}
+
+static void teardown(void) { rig_free(&r); }
+
+static void run_for(uint64_t ns) { engine_run_until(r.e, engine_now(r.e) + ns); }
+
+static enum fcip_cause cause(int sw)
+{
+    struct fcip_status st;
+    rig_state(&r, sw, &st);
+    return st.cause;
+}
+
+/* MDS1 g2/2, the tunnel's source, shut or not: the ports as declared by
+ * the interface feature's reconcile, then the fcip one. */
+static void source_admin(bool up)
+{
+    ipnet_ports_begin(r.net);
+    struct ipnet_port_conf c = {up, true, IP1, 0xFFFFFF00u, 1500};
+    ipnet_port_set(r.net, 0, 2, 2, &c);
+    rig_port(&r, 0, 3, 0, 9000);
+    rig_port(&r, 0, 4, 0, 9000);
+    rig_port(&r, 1, 2, IP2, 1500);
+    ipnet_ports_end(r.net);
+    rig_apply(&r);
+}
+
+/* Until the end leaves `from` (at most `limit`): how long it took. */
+static uint64_t time_to_leave(int sw, enum fcip_state from, uint64_t limit)
+{
+    uint64_t t0 = engine_now(r.e);
+    while (rig_state(&r, sw, NULL) == from && engine_now(r.e) < t0 + limit)
+        run_for(10 * ENGINE_NS_PER_MS);
+    return engine_now(r.e) - t0;
+}
+
+START_TEST(source_shut_takes_the_local_end_down_at_once)
+{
+    rig_apply(&r);
+    run_for(ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING);
+    struct io_src s;
+    io_start(&s, &r, false, 65536, 2); /* traffic: TCP, not keepalive, notices */
+    run_for(ENGINE_NS_PER_SEC);
+    source_admin(false);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_DOWN); /* no time passed */
+    ck_assert_int_eq(cause(0), FCIP_CAUSE_SRC_ADMIN_DOWN);
+    ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING); /* no RST leaves a shut port */
+    uint64_t took = time_to_leave(1, FCIP_TRUNKING, 30 * ENGINE_NS_PER_SEC);
+    printf("source shut: the far end down %.3f s later\n", took / 1e9);
+    ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_DOWN);
+    ck_assert_int_eq(cause(1), FCIP_CAUSE_MAX_RETX);
+    ck_assert_msg(took <= 7 * ENGINE_NS_PER_SEC, "far end took %.3f s", took / 1e9);
+    run_for(10 * ENGINE_NS_PER_SEC); /* retrying keeps the reason (case M) */
+    ck_assert_int_eq(cause(1), FCIP_CAUSE_MAX_RETX);
+    ck_assert_int_eq(cause(0), FCIP_CAUSE_SRC_ADMIN_DOWN);
+    source_admin(true);
+    run_for(5 * ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING);
+    ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING);
+}
+END_TEST
+
+START_TEST(shut_fcip_reads_closed_by_peer)
+{
+    rig_apply(&r);
+    run_for(ENGINE_NS_PER_SEC);
+    r.conf[0].admin_up = false;
+    rig_apply(&r);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_ADMIN_DOWN);
+    ck_assert_int_eq(cause(0), FCIP_CAUSE_ADMIN);
+    uint64_t took = time_to_leave(1, FCIP_TRUNKING, 5 * ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_DOWN);
+    ck_assert_int_eq(cause(1), FCIP_CAUSE_PEER_CLOSE);
+    ck_assert_msg(took < 100 * ENGINE_NS_PER_MS, "the peer learned it %.3f s later", took / 1e9);
+    r.conf[0].admin_up = true;
+    rig_apply(&r);
+    run_for(5 * ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING);
+}
+END_TEST
+
+/* A profile address on no port is accepted, reads unbound, and binds as
+ * soon as the port has it: no shut / no shut needed (case F). */
+START_TEST(unbound_source_binds_when_fixed)
+{
+    r.conf[0].local_ip = 0x0A090909u; /* 10.9.9.9: on no port */
+    rig_apply(&r);
+    run_for(5 * ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_DOWN);
+    ck_assert_int_eq(cause(0), FCIP_CAUSE_SRC_UNBOUND);
+    r.conf[0].local_ip = IP1;
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING);
+}
+END_TEST
+
+START_TEST(port_vsan_mismatch_isolates_both_ends)
+{
+    for (int i = 0; i < 2; i++)
+        r.conf[i].trunk = FCIP_TRUNK_OFF;
+    r.conf[1].port_vsan = 20;
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_ISOLATED);
+        ck_assert_int_eq(cause(i), FCIP_CAUSE_PORT_VSAN);
+    }
+    r.conf[1].port_vsan = 1;
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_UP);
+    ck_assert_int_eq(cause(0), FCIP_CAUSE_NONE);
+}
+END_TEST
+
+START_TEST(both_passive_stay_not_connected)
+{
+    r.conf[0].passive = r.conf[1].passive = true;
+    rig_apply(&r);
+    run_for(30 * ENGINE_NS_PER_SEC);
+    for (int i = 0; i < 2; i++) {
+        struct fcip_status st;
+        ck_assert_int_eq(rig_state(&r, i, &st), FCIP_DOWN);
+        ck_assert_int_eq(st.cause, FCIP_CAUSE_NOT_CONNECTED);
+        ck_assert_uint_eq(st.attempts, 0);
+    }
+}
+END_TEST
+
+/* Every change is told once, in order, with its cause. */
+START_TEST(changes_are_told_as_they_happen)
+{
+    rig_apply(&r);
+    run_for(ENGINE_NS_PER_SEC);
+    int up = nchanges;
+    ck_assert_int_ge(up, 2);
+    ck_assert_int_eq(changes[up - 1].to, FCIP_TRUNKING);
+    source_admin(false);
+    ck_assert_int_eq(nchanges, up + 1);
+    ck_assert_int_eq(changes[up].sw, 0);
+    ck_assert_int_eq(changes[up].from, FCIP_TRUNKING);
+    ck_assert_int_eq(changes[up].to, FCIP_DOWN);
+    ck_assert_int_eq(changes[up].cause, FCIP_CAUSE_SRC_ADMIN_DOWN);
+    run_for(ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(nchanges, up + 1); /* nothing new while it stays down */
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("fcip_failures");
+    TCase *tc = tcase_create("failures");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, source_shut_takes_the_local_end_down_at_once);
+    tcase_add_test(tc, shut_fcip_reads_closed_by_peer);
+    tcase_add_test(tc, unbound_source_binds_when_fixed);
+    tcase_add_test(tc, port_vsan_mismatch_isolates_both_ends);
+    tcase_add_test(tc, both_passive_stay_not_connected);
+    tcase_add_test(tc, changes_are_told_as_they_happen);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
