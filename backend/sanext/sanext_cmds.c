@@ -13,6 +13,7 @@
 #include "bootflash/bootflash.h"
 #include "fabric/fabric.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int cmd_enable(struct session *s, const struct cmd_args *a)
@@ -135,6 +136,43 @@ static int cmd_pattern(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* Exec commands from the tuner's modes: `do LINE` and `show ...` run at
+ * exec as from a configuration mode, and the session comes back to the
+ * tuner's mode and N port (even after `do configure terminal`). The parser
+ * gives configuration modes these; the tuner's modes are entered from exec
+ * and are not configuration, so the tuner declares them (docs/tuner.md). */
+static int run_at_exec(struct session *s, const char *line, size_t offset)
+{
+    enum mode m = s->mode;
+    struct mode_ctx ctx = s->ctx;
+    int rc = session_exec_in(s, MODE_EXEC, line, offset);
+    s->mode = m;
+    s->ctx = ctx;
+    return rc ? -1 : 0;
+}
+
+static int cmd_do(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *line = arg_get(a, "command");
+    return run_at_exec(s, line->str, (size_t)(a->offset + line->off));
+}
+
+/* The line from `show` on, as typed (`sh`, `SHOW`) and at the same columns,
+ * so that exec's matcher places its caret where the user typed. */
+static int cmd_show(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *kw = arg_get(a, "show"), *rest = arg_get(a, "what");
+    int gap = rest->off - kw->off;
+    size_t n = (size_t)gap + strlen(rest->str) + 1;
+    char *line = malloc(n);
+    if (!line)
+        abort();
+    snprintf(line, n, "%-*s%s", gap, kw->str, rest->str);
+    int rc = run_at_exec(s, line, (size_t)(a->offset + kw->off));
+    free(line);
+    return rc;
+}
+
 #define IO_SYNTAX                                                                                                  \
     "{read | write | tape-read | tape-write} command-id <id:1-2147483647> target <target-wwn:wwn> "               \
     "transfer-size <bytes:512-16777216> outstanding-ios <n:1-64> {continuous | num-transactions <count:1-2147483647>}"
@@ -169,6 +207,8 @@ const struct cmd_def sanext_cmds[] = {
     {M(MODE_SANEXT_NPORT), "no data-pattern-file [<uri:word>]",
      "data-pattern-file: Data pattern of the N port's I/O (all zeros without)\nuri: bootflash:NAME", cmd_pattern, 0,
      GATE_SANEXT, 0},
+    {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT), "do <command:line>", "command: Exec command", cmd_do, CMD_PIPE, 0, 0},
+    {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT), "show <what:line>", "what: Show command", cmd_show, CMD_PIPE, 0, 0},
     SANEXT_SHOW_CMDS,
     {0},
 };
