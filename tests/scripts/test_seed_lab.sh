@@ -49,5 +49,12 @@ for cmd in "MDS1# fcping pwwn 22:22:22:22:22:22:22:22 vsan 100" "MDS1# show ips 
     [ -s "$dir/want" ] && cmp -s "$dir/want" "$dir/got" ||
         fail "'$cmd' not in the capture's layout: $(diff "$dir/want" "$dir/got" | head -6 | tr '\n' ' ')"
 done
+# README's sample of the demo is what the demo prints, line for line
+awk '/^```/ { inb = !inb; next } inb && /^MDS1# show san-ext-tuner interface/ { on = 1 } on && inb' \
+    "$root/README.md" | grep -v '^\.\.\.$' > "$dir/readme"
+[ -s "$dir/readme" ] || fail "README: no sample of the demo"
+while IFS= read -r line; do
+    grep -Fxq -- "$line" "$dir/out1" || fail "README shows a line the demo does not print: $line"
+done < "$dir/readme"
 [ "$fails" -eq 0 ] || exit 1
 echo ok
