@@ -69,6 +69,12 @@ struct feature {
     void *(*engine_new)(struct lab *lab, engine_t *e, struct ipnet *net);
     void (*engine_free)(void *state);
     void (*reconcile)(struct lab *lab, struct ipnet *net, void *state);
+    /* Writes what the engine state holds for the store (the system log's
+     * queued messages) now that no command's savepoint is open: run by
+     * lab_unlock at every unlock, so it costs one test when it has
+     * nothing. It joins a replay's open batch, else commits on its own;
+     * a refused write must not fail anything. Optional. */
+    void (*flush)(struct lab *lab, void *state);
     /* Its interfaces, if it has a type of them: each in full for `show
      * interface`, and its table in `show interface brief` (printed in list
      * order). So a new interface type plugs in without editing another's. */

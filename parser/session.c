@@ -18,6 +18,13 @@ enum { LINE_MAX_CHARS = 4096 };
 static struct grammar *grammar;
 static const struct cmd_def *const *tables;
 static const struct session_host *host;
+static void (*config_exit)(struct session *s);
+
+void session_on_config_exit(void (*fn)(struct session *s))
+{
+    if (!config_exit)
+        config_exit = fn;
+}
 
 void session_use_host(const struct session_host *h)
 {
@@ -596,8 +603,11 @@ int session_exec(struct session *s, const char *line)
     s->last_error[0] = '\0';
     struct pipeline pl = {.n = 0};
     int rc = 1;
+    enum mode was = s->mode;
     if (account_ok(s)) {
         rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl);
+        if (config_exit && mode_info(was)->is_config && !mode_info(s->mode)->is_config)
+            config_exit(s);
     } else {
         cmd_printf(s, ACCOUNT_GONE, s->user);
         s->closed = true;

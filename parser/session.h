@@ -112,6 +112,11 @@ bool cmd_wait_until(struct session *s, uint64_t t);
  * filters belong to the typed line. offset places carets. */
 int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset);
 
+/* Called under the lab lock after a line took the session from a
+ * configuration mode back to exec (`end`, `exit`, Ctrl-Z): the switch
+ * logs it (backend/logging). The first call wins. */
+void session_on_config_exit(void (*fn)(struct session *s));
+
 /* The program's command tables, the parser's own (parser_cmds.h) among
  * them, given once before the first session; the first call wins. */
 void session_use_commands(const struct cmd_def *const *tables);

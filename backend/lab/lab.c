@@ -551,8 +551,18 @@ void lab_lock(struct lab *lab)
         follow_other_writers(lab);
 }
 
+/* The features' writes held for a safe point (the system log's queue,
+ * backend/logging/syslog.c): no command's savepoint is open here. */
+static void flush_features(struct lab *lab)
+{
+    for (int i = 0; lab->txn_depth == 0 && features[i]; i++)
+        if (features[i]->flush)
+            features[i]->flush(lab, lab->fstate[i]);
+}
+
 void lab_unlock(struct lab *lab)
 {
+    flush_features(lab);
     stmt_cache_reset_all(lab->stmts); /* no read transaction outlives a command */
     if (lab->clock_on && clock_behind(lab))
         pthread_cond_signal(&lab->clock_wake);
