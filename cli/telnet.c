@@ -11,6 +11,7 @@
 #include "lab/sessions.h"
 #include "user/user.h"
 #include "line/line.h"
+#include "logging/syslog.h"
 #include "wall.h"
 #include "login_throttle.h"
 #include <poll.h>
@@ -63,6 +64,9 @@ struct term {
     int idle_limit;  /* seconds, 0 = none: `line vty` `exec-timeout`, else the lab's */
     time_t deadline; /* while answering a question, else 0 */
     time_t account_checked; /* while waiting for a line, else 0: its user may be deleted meanwhile */
+    bool at_line;     /* waiting for a line at a prompt: log messages may be shown */
+    bool monitor;     /* `terminal monitor` is on (read after each command) */
+    uint64_t log_seen; /* the last log message it has been shown or passed over */
 };
 
 /* ---- output ---- */
@@ -125,6 +129,28 @@ static void put_prompt(struct term *t)
     term_puts(t, p);
 }
 
+/* ---- log messages (docs/logging.md) ---- */
+
+static void redisplay(struct term *t);
+
+/* Messages of its switch the terminal shows while it waits at a prompt:
+ * the console those within `logging console`, a session with `terminal
+ * monitor` those within `logging monitor`. Each goes on a line of its
+ * own, then the prompt and what was typed so far again, as NX-OS does.
+ * Read off the log's ring without the lab lock; one atomic load when
+ * nothing is new. */
+static void show_log(struct term *t)
+{
+    char buf[4096];
+    if (!t->o.interactive || (!t->o.console && !t->monitor) ||
+        !syslog_ring_take(t->o.lab, t->o.sw, t->o.console, t->monitor, &t->log_seen, buf, sizeof buf))
+        return;
+    raw_write(t, t->line + t->cur, t->len - t->cur); /* off the end of the line typed so far */
+    term_puts(t, "\n");
+    term_puts(t, buf);
+    redisplay(t);
+}
+
 /* ---- input: bytes, telnet commands, keys ---- */
 
 static bool stopping(const struct term *t) { return t->o.stop && atomic_load(t->o.stop); }
@@ -158,6 +184,8 @@ static int raw_getc(struct term *t)
                 return KEY_GONE;
             }
         }
+        if (t->at_line)
+            show_log(t);
         int n = t->tr.read(t->tr.ctx, t->in, sizeof t->in, SLICE_MS);
         if (n == TERM_EOF)
             t->eof = true;
@@ -298,7 +326,10 @@ static int io_more(void *ctx, int page)
     memcpy(ahead, t->in + t->in_pos, n);
     t->in_len = t->in_pos = 0;
     term_puts(t, "--More--");
+    bool at_line = t->at_line; /* `?`'s help may page: no log line under --More-- */
+    t->at_line = false;
     int c = term_key(t);
+    t->at_line = at_line;
     size_t rest = t->in_len - t->in_pos;
     if (rest > sizeof t->in - n)
         rest = sizeof t->in - n;
@@ -430,6 +461,7 @@ static void unregister(struct term *t)
     if (!t->registered)
         return;
     lab_lock(t->o.lab);
+    syslog_session_end(t->o.lab, &t->s);
     labsess_remove(t->o.lab, &t->reg);
     lab_unlock(t->o.lab);
     t->registered = false;
@@ -448,12 +480,13 @@ void term_free(struct term *t)
 }
 
 /* The switch's `exec-timeout` may change in any session: read at login and
- * after every command. */
+ * after every command; so is `terminal monitor`, on this session. */
 static void refresh_idle_limit(struct term *t)
 {
     lab_lock(t->o.lab);
     t->idle_limit = line_idle_seconds(t->o.lab, t->o.sw, t->o.console ? LINE_CONSOLE : LINE_VTY,
                                       t->o.idle_timeout);
+    t->monitor = syslog_monitor_on(t->o.lab, &t->s);
     lab_unlock(t->o.lab);
     t->s.idle_timeout = t->idle_limit; /* for `show terminal` */
 }
@@ -489,6 +522,7 @@ static void start_session(struct term *t, const char *user, enum role role)
     lab_lock(t->o.lab);
     lab_tick(t->o.lab); /* the login time on the lab clock as of now */
     labsess_add(t->o.lab, &t->reg);
+    t->log_seen = syslog_ring_tail(t->o.lab); /* what is logged from now on */
     lab_unlock(t->o.lab);
     t->registered = true;
     refresh_idle_limit(t);
@@ -880,12 +914,14 @@ static bool read_line(struct term *t)
 
 /* ---- the two ways to run a shell ---- */
 
-/* A line, while the user's account is watched. */
+/* A line, while the user's account is watched and the log is shown. */
 static bool read_watched_line(struct term *t)
 {
     t->account_checked = time(NULL);
+    t->at_line = true;
     bool ok = read_line(t);
     t->account_checked = 0;
+    t->at_line = false;
     return ok;
 }
 
