@@ -52,17 +52,19 @@ for d in "$ex"/[0-9]*/; do
     if cmp -s "$d/symptom.txt" "$d/fixed.txt"; then
         fail "$name: symptom.txt and fixed.txt are the same"
     fi
-    rm -rf "$dir"/lab.db*
+    # a fresh lab, and no serve.out of the last one: the shell creates the
+    # new file only once the background job runs
+    rm -rf "$dir"/lab.db* "$dir/serve.out"
     "$mdsim" --db "$dir/lab.db" serve --speed 0 --telnet-port 0 --ssh-port 0 \
         > "$dir/serve.out" 2>&1 &
     spid=$!
     for _ in $(seq 100); do
-        grep -q 'ready' "$dir/serve.out" && break
+        grep -qs 'ready' "$dir/serve.out" && break
         kill -0 "$spid" 2> /dev/null || break
         sleep 0.1
     done
-    if ! grep -q 'ready' "$dir/serve.out"; then
-        fail "$name: serve did not start: $(cat "$dir/serve.out")"
+    if ! grep -qs 'ready' "$dir/serve.out"; then
+        fail "$name: serve did not start: $(cat "$dir/serve.out" 2> /dev/null)"
         stop_serve
         continue
     fi
