@@ -67,6 +67,7 @@ term login-user 000 'admin\r\nadmin\r\nconfigure terminal\r\nusername bob passwo
 term editing 001 'show vers\t\r\nconf\tt\r\nint g2/1\r\nshow ?\033[A\033[D\033[D\033[3~\001\005\025\027\013\032\r\nsho\033OA\033[B\033[H\033[F\033[C\020\016\014clock\r\n'
 term keys 001 'show clock\033[1~x\033[4~y\033[99~\033x\033[Z\010\177\003configure terminal\r\ninterface gigabitethernet 2/1\r\n\032'
 term pager 001 'terminal length 4\r\nshow running-config\r\n \r\nq\r\nshow hardware\r\n    q'
+term monitor 021 'terminal monitor\r\nconfigure terminal\r\nlogging monitor 7\r\nend\r\nshow sw\033[D\r\nterminal no monitor\r\nconf t\r\nno logging console\r\n\032show logging last 2\r\n'
 term confirm 001 'write erase\r\ny\r\nreload\r\nn\r\nreload\r\n\003'
 term telnet-cmds 001 "$IAC\361$IAC\366show$IAC$IAC\373\030$IAC\374\001$IAC\376\003$IAC\375\042$IAC\372\030\001$IAC\360\r\n$IAC\364show version\r\n$IAC\363"
 term naws-small 001 "$IAC\372\037\000\030\000\002$IAC\360show running-config\r\n \r\n$IAC\372\037"
