@@ -185,7 +185,7 @@ static void counter_lines(struct session *s, const struct view *v)
 static void show_one(struct session *s, int id)
 {
     struct view v;
-    char line[64], when[40], ge[64] = "";
+    char line[96], when[40], ge[64] = "";
     if (!view_get(s, id, &v))
         return;
     state_line(&v, line, sizeof line);

@@ -4,6 +4,7 @@
 #include "fcip.h"
 #include "fcip_engine.h"
 #include "tunnel.h"
+#include "fcip_log.h"
 #include "feature.h"
 #include "lab/lab.h"
 #include "vsan/vsan.h"
@@ -14,7 +15,9 @@ extern const struct feature fabric_feature;
 
 void *fcip_engine_create(struct lab *lab, engine_t *e, struct ipnet *net)
 {
-    return fcip_engine_new(e, net, lab_feature_state(lab, &fabric_feature));
+    struct fcip_engine *fe = fcip_engine_new(e, net, lab_feature_state(lab, &fabric_feature));
+    fcip_engine_on_change(fe, fcip_log_change, lab);
+    return fe;
 }
 
 void fcip_engine_destroy(void *state) { fcip_engine_free(state); }

@@ -96,7 +96,8 @@ static void set_state(struct fcip_tunnel *t, enum fcip_state s, enum fcip_cause 
 {
     if (t->state == s && t->cause == cause)
         return;
-    struct fcip_change ch = {t->conf.sw, t->conf.id, t->state, s, cause, t->conf.port_vsan};
+    struct fcip_change ch = {t->conf.sw,     t->conf.id, t->state, s, t->cause, cause, t->conf.port_vsan,
+                             &t->up,         &t->st.isolated};
     if (t->state != s)
         t->st.last_change_ns = now(t->fe);
     t->state = s;
@@ -411,6 +412,9 @@ static void tunnel_reset(struct fcip_tunnel *t)
 static void tunnel_fail(struct fcip_tunnel *t, enum fcip_cause why)
 {
     tunnel_reset(t);
+    /* an attempt that never connected changes no reason already given */
+    if (why == FCIP_CAUSE_NOT_CONNECTED && t->state == FCIP_DOWN && t->cause != FCIP_CAUSE_NONE)
+        why = t->cause;
     set_state(t, FCIP_DOWN, why);
     if (t->conf.admin_up && !t->conf.passive)
         t->retry = engine_after(t->fe->e, FCIP_RETRY_NS, retry, t);

@@ -92,8 +92,9 @@ enum fcip_cause {
 struct fcip_change {
     int sw, id;
     enum fcip_state from, to;
-    enum fcip_cause cause;
+    enum fcip_cause from_cause, cause;
     int port_vsan;
+    const struct vsan_set *up, *isolated; /* trunk VSANs now (valid during the call) */
 };
 typedef void (*fcip_change_fn)(void *ctx, const struct fcip_change *c);
 

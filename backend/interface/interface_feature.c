@@ -4,6 +4,7 @@
 #include "ge.h"
 #include "lab/lab.h"
 #include "ipnet/ipnet.h"
+#include "ge_log.h"
 
 extern const struct cmd_def ge_cmds[];
 void ge_show_all(struct session *s);
@@ -18,9 +19,15 @@ static void render(struct lab *lab, int sw, strbuf *out)
     ge_render_config(lab, sw, out, 0, 0);
 }
 
+static void *ge_engine_new(struct lab *lab, engine_t *e, struct ipnet *net)
+{
+    (void)e;
+    return ge_log_new(lab, net);
+}
+
 static void reconcile(struct lab *lab, struct ipnet *net, void *state)
 {
-    (void)state;
+    ge_log_reconciling(state);
     ipnet_ports_begin(net);
     for (int sw = 0; sw < lab_switch_count(lab); sw++)
         for (int slot = 1; slot <= 13; slot++)
@@ -39,6 +46,8 @@ const struct feature interface_feature = {
     .render = {[SECTION_INTERFACES] = render},
     .render_all = {[SECTION_INTERFACES] = ge_render_all},
     .tables = tables,
+    .engine_new = ge_engine_new,
+    .engine_free = ge_log_free,
     .reconcile = reconcile,
     .show_interfaces = ge_show_all,
     .show_brief = ge_show_brief,

@@ -21,6 +21,8 @@ struct ipport {
     struct ipport *bridge; /* netsim partner while bridged */
     netsim_pipe *pipe;     /* carries what enters this port while bridged */
     bool bridge_seen;
+    bool told;             /* its link has been seen: `link` is the last one */
+    uint8_t link;          /* enum ipnet_link, for ipnet_on_link */
     uint64_t tx_free_at;   /* the transmit serializer is busy until then */
     uint64_t in_pkts, in_bytes, out_pkts, out_bytes, frag_drops;
     struct ipnet_ip_stats ip_st;
@@ -64,6 +66,8 @@ struct ipnet {
         void *ctx;
     } proto[IPNET_PROTO_MAX];
     struct pool dgrams, frames;
+    ipnet_link_fn on_link;
+    void *link_ctx;
 };
 
 static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
@@ -421,6 +425,31 @@ void ipnet_port_set(struct ipnet *net, int sw, int slot, int port, const struct 
     net->gen++;
 }
 
+void ipnet_on_link(struct ipnet *net, ipnet_link_fn fn, void *ctx)
+{
+    net->on_link = fn;
+    net->link_ctx = ctx;
+}
+
+/* A port's link depends on its own state, its cable's far end and the
+ * bridges: looked at once both kinds of reconcile are done. A port seen
+ * for the first time (or again after a bridge) is learned, not told. */
+static void tell_links(struct ipnet *net)
+{
+    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++) {
+        struct ipport *p = &net->ports[i];
+        if (!p->exists || p->bridge) {
+            p->told = false;
+            continue;
+        }
+        enum ipnet_link now = ipnet_link_state(net, p->sw, p->slot, p->port);
+        if (p->told && p->link != (uint8_t)now && net->on_link)
+            net->on_link(net->link_ctx, p->sw, p->slot, p->port, now);
+        p->told = true;
+        p->link = (uint8_t)now;
+    }
+}
+
 void ipnet_ports_end(struct ipnet *net)
 {
     net->gen++;
@@ -429,6 +458,7 @@ void ipnet_ports_end(struct ipnet *net)
             unbridge(&net->ports[i]);
             net->ports[i].exists = false;
         }
+    tell_links(net);
 }
 
 void ipnet_cable(struct ipnet *net, int sw_a, int slot_a, int port_a, int sw_b, int slot_b, int port_b)
@@ -476,6 +506,7 @@ void ipnet_bridges_end(struct ipnet *net)
     for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
         if (!net->ports[i].bridge_seen && net->ports[i].bridge)
             unbridge(&net->ports[i]);
+    tell_links(net);
 }
 
 netsim_pipe *ipnet_ingress_pipe(struct ipnet *net, int sw, int slot, int port)

@@ -100,6 +100,11 @@ enum ipnet_link ipnet_link_state(struct ipnet *net, int sw, int slot, int port);
  * then unbound). */
 bool ipnet_addr_link(struct ipnet *net, int sw, uint32_t ip, enum ipnet_link *link);
 bool ipnet_is_bridged(struct ipnet *net, int sw, int slot, int port);
+/* Who hears of an unbridged port's link changing, as the reconcile of
+ * the ports or of the bridges makes it change (the interface feature
+ * logs it). Only reads. */
+typedef void (*ipnet_link_fn)(void *ctx, int sw, int slot, int port, enum ipnet_link now);
+void ipnet_on_link(struct ipnet *net, ipnet_link_fn fn, void *ctx);
 
 struct ipnet_port_stats {
     uint64_t in_pkts, in_bytes, out_pkts, out_bytes;

@@ -1,0 +1,58 @@
+/* What an FCIP end logs when its state changes (mds-cli-15-failures.md
+ * §15.2; the [G] choices in docs/failures.md): the engine tells each
+ * change (fcip_engine_on_change), this writes the switch's lines. */
+#include "fcip_log.h"
+#include "fcip_cause.h"
+#include "logging/syslog.h"
+#include <stdio.h>
+
+static bool is_down(enum fcip_state s) { return s <= FCIP_ISOLATED; }
+
+/* An end that never came up says so once, not at every attempt. */
+static bool worth_a_line(const struct fcip_change *c)
+{
+    if (c->to == FCIP_INIT)
+        return false;
+    if (c->cause == FCIP_CAUSE_NOT_CONNECTED && is_down(c->from))
+        return false;
+    return true;
+}
+
+static void log_down(struct lab *lab, const struct fcip_change *c)
+{
+    const struct fcip_cause_words *w = fcip_cause_words(c->cause);
+    if (!w->mnemonic)
+        return;
+    syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, w->mnemonic, w->vsan_tag ? c->port_vsan : 0,
+                "Interface fcip%d is down%s(%s)", c->id, w->tight ? "" : " ", w->reason);
+}
+
+/* Each VSAN of a trunk that came up, and each one isolated. */
+static void log_trunk(struct lab *lab, const struct fcip_change *c)
+{
+    for (int v = 1; v < 4094; v++) {
+        if (vsan_set_has(c->up, v))
+            syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_TRUNK_UP", v, "Interface fcip%d, vsan %d is up", c->id,
+                        v);
+        else if (vsan_set_has(c->isolated, v))
+            syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_TRUNK_DOWN", v,
+                        "Interface fcip%d, vsan %d is down (Isolation due to vsan not configured on peer)", c->id, v);
+    }
+}
+
+void fcip_log_change(void *ctx, const struct fcip_change *c)
+{
+    struct lab *lab = ctx;
+    if (!worth_a_line(c))
+        return;
+    if (is_down(c->to)) {
+        log_down(lab, c);
+        return;
+    }
+    bool trunk = c->to == FCIP_TRUNKING;
+    if (c->from != c->to)
+        syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_UP", c->port_vsan, "Interface fcip%d is up in mode %s", c->id,
+                    trunk ? "TE" : "E");
+    if (trunk && (c->from != c->to || c->from_cause != c->cause))
+        log_trunk(lab, c);
+}
