@@ -34,8 +34,8 @@ struct ring_entry {
 };
 
 struct logging_state {
-    struct log_msg *queue; /* to the store, oldest first */
-    int queued, cap;
+    struct log_msg *queue; /* to the store: a circle of QUEUE_MAX, oldest at first */
+    int first, queued;
     pthread_mutex_t ring_lock;
     struct ring_entry ring[RING_SIZE]; /* message number k at k % RING_SIZE */
     _Atomic uint64_t ring_last;        /* the newest message's number; 0: none yet */
@@ -77,19 +77,19 @@ static struct logging_state *state_of(struct lab *lab)
 
 /* ---- the queue to the store ---- */
 
+/* Made on the first message: an idle lab's log costs no memory. */
 static void queue_push(struct logging_state *st, const struct log_msg *m)
 {
+    if (!st->queue && !(st->queue = malloc(sizeof *st->queue * QUEUE_MAX)))
+        abort();
     if (st->queued == QUEUE_MAX) { /* the oldest would be trimmed from the logfile anyway */
-        memmove(st->queue, st->queue + 1, sizeof *st->queue * (QUEUE_MAX - 1));
+        st->first = (st->first + 1) % QUEUE_MAX;
         st->queued--;
     }
-    if (st->queued == st->cap) {
-        st->cap = st->cap ? st->cap * 2 : 8;
-        if (!(st->queue = realloc(st->queue, sizeof *st->queue * (size_t)st->cap)))
-            abort();
-    }
-    st->queue[st->queued++] = *m;
+    st->queue[(st->first + st->queued++) % QUEUE_MAX] = *m;
 }
+
+static struct log_msg *queued_at(struct logging_state *st, int i) { return &st->queue[(st->first + i) % QUEUE_MAX]; }
 
 /* A store that refuses the writes (a full disk) loses these messages and
  * nothing else: no command fails for it, and the next one starts afresh
@@ -101,9 +101,9 @@ void logging_flush(struct lab *lab, void *state)
         return;
     bool in_batch = logging_store_begin(lab), ok = true;
     for (int i = 0; i < st->queued && ok; i++)
-        ok = logging_store_append(lab, &st->queue[i], in_batch);
+        ok = logging_store_append(lab, queued_at(st, i), in_batch);
     logging_store_end(lab, in_batch, ok);
-    st->queued = 0;
+    st->queued = st->first = 0;
 }
 
 void logging_flush_queue(struct lab *lab)
@@ -118,8 +118,8 @@ void logging_forget_queued(struct lab *lab, int sw)
     struct logging_state *st = state_of(lab);
     int n = 0;
     for (int i = 0; st && i < st->queued; i++)
-        if (st->queue[i].sw != sw)
-            st->queue[n++] = st->queue[i];
+        if (queued_at(st, i)->sw != sw)
+            *queued_at(st, n++) = *queued_at(st, i);
     if (st)
         st->queued = n;
 }
