@@ -153,8 +153,16 @@ static void tcp_lines(struct session *s, const struct view *v)
     cmd_printf(s, "        Current Send Buffer Size: %llu KB, Requested Send Buffer Size: %u KB\n",
                (unsigned long long)(t->mws / 1024), v->has_profile ? v->pc.send_buf_bytes / 1024 : 0);
     cmd_printf(s, "        CWM Burst Size: %u KB\n", v->has_profile ? v->pc.cwm_burst_bytes / 1024 : 50);
+    /* both connections': class F (fcping, ELP) rides the control one */
+    uint64_t retx = 0, fast = 0, timeouts = 0;
+    for (int i = 0; i < 2; i++)
+        if (v->st.conn[i].present) {
+            retx += v->st.conn[i].tcp.retx_segs;
+            fast += v->st.conn[i].tcp.fast_retx;
+            timeouts += v->st.conn[i].tcp.timeouts;
+        }
     cmd_printf(s, "        Retransmitted segments %llu, fast retransmits %llu, timeouts %llu\n",
-               (unsigned long long)t->retx_segs, (unsigned long long)t->fast_retx, (unsigned long long)t->timeouts);
+               (unsigned long long)retx, (unsigned long long)fast, (unsigned long long)timeouts);
 }
 
 static void counter_lines(struct session *s, const struct view *v)
