@@ -84,6 +84,8 @@ struct feature {
      * and its blocks of `show interface counters`; NULL: it has none. */
     void (*show_descriptions)(struct session *s);
     void (*show_counters)(struct session *s);
+    /* `clear counters`: its interfaces' counters on the session's switch. */
+    void (*clear_counters)(struct session *s);
     /* The values `?` and Tab offer for its variables that name a source
      * (`<pid:1-255@fcip-profile>`), ending with {NULL}; and the checks
      * that the object of its sub-modes still exists, ending with a NULL

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #define EWMA_BATCH_NS 1000000u
+#define EWMA_5MIN_TAU_S 300.0 /* the time constant of `5 minutes` rates */
 
 struct ewma {
     double rate;    /* per second, as of `at` */

@@ -25,6 +25,8 @@ void fcip_show_brief(struct session *s);
 void fcip_show_interfaces(struct session *s);
 void fcip_show_descriptions(struct session *s);
 void fcip_show_counters(struct session *s);
+int fcip_clear_counters(struct session *s, const struct cmd_args *a);
+void fcip_clear_all_counters(struct session *s);
 
 /* Its rows in the fcip command table. `show ips stats tcp` shows the
  * tunnels' connections, so it comes with the feature (iSCSI will add its
@@ -40,6 +42,10 @@ void fcip_show_counters(struct session *s);
         {M(MODE_EXEC), "show ips stats tcp interface gigabitethernet <port:slot/port> [detail]",                   \
          "ips: IP storage\nstats: Statistics\ntcp: TCP statistics\ninterface: Interface\n"                           \
          "gigabitethernet: Gigabit Ethernet interface\nport: Slot/port\ndetail: Detailed statistics",             \
-         fcip_show_tcp_stats, CMD_PIPE, GATE_FCIP, 0}
+         fcip_show_tcp_stats, CMD_PIPE, GATE_FCIP, 0},                                                             \
+        {M(MODE_EXEC), "clear counters interface fcip <id:1-255@fcip-if>",                                         \
+         "clear: Reset functions\ncounters: Interface counters\ninterface: Interface\nfcip: FCIP interface\n"        \
+         "id: Interface number",                                                                                  \
+         fcip_clear_counters, CMD_ADMIN, GATE_FCIP, 0}
 
 #endif

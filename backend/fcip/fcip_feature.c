@@ -35,6 +35,7 @@ const struct feature fcip_feature = {
     .show_brief = fcip_show_brief,
     .show_descriptions = fcip_show_descriptions,
     .show_counters = fcip_show_counters,
+    .clear_counters = fcip_clear_all_counters,
     .values = fcip_values,
     .mode_checks = fcip_mode_checks,
 };

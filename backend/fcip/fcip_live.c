@@ -168,6 +168,11 @@ static void tcp_lines(struct session *s, const struct view *v)
 static void counter_lines(struct session *s, const struct view *v)
 {
     const struct fcip_status *st = &v->st;
+    cmd_printf(s, "    5 minutes input rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
+               (unsigned long long)st->in_bps, (unsigned long long)st->in_bps / 8, (unsigned long long)st->in_fps);
+    cmd_printf(s, "    5 minutes output rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
+               (unsigned long long)st->out_bps, (unsigned long long)st->out_bps / 8,
+               (unsigned long long)st->out_fps);
     if (st->comp_out)
         cmd_printf(s, "    IP compression ratio %.2f : 1 (%llu bytes in, %llu bytes out)\n",
                    (double)st->comp_in / (double)st->comp_out, (unsigned long long)st->comp_in,
@@ -434,4 +439,30 @@ int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a)
                    (unsigned long long)t->dup_acks, (unsigned long long)t->ooo_segs,
                    (unsigned long long)t->keepalives);
     return 0;
+}
+
+int fcip_clear_counters(struct session *s, const struct cmd_args *a)
+{
+    int id = (int)arg_num(a, "id", 0);
+    struct fcip_if_conf ic;
+    if (!fcip_if_get(s->lab, s->sw, id, &ic))
+        return cmd_error(s, "%% Interface fcip%d does not exist", id);
+    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, id);
+    if (t)
+        fcip_tunnel_clear_counters(t);
+    return 0;
+}
+
+static void clear_each(void *ctx, const struct fcip_if_conf *ic)
+{
+    struct session *s = ctx;
+    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, ic->id);
+    if (t)
+        fcip_tunnel_clear_counters(t);
+}
+
+void fcip_clear_all_counters(struct session *s)
+{
+    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+        fcip_ifs_each(s->lab, s->sw, clear_each, s);
 }

@@ -1,5 +1,6 @@
 #include "tunnel.h"
 #include "compress.h"
+#include "engine/ewma.h"
 #include <stddef.h>
 #include "ipnet/ipnet.h"
 #include <stdio.h>
@@ -68,6 +69,7 @@ struct fcip_tunnel {
     } wa[FCIP_WA_MAX];
     int nwa;
     struct fcip_status st; /* counters and last change */
+    struct ewma in_bits, in_frames, out_bits, out_frames;
 };
 
 struct fcip_engine {
@@ -451,6 +453,8 @@ static void drain(struct endpoint *ep)
         ep->queued -= f->carrier_len;
         t->st.frames_out++;
         t->st.bytes_out += fc_frame_bytes(f);
+        ewma_add(&t->out_bits, tnow, fc_frame_bytes(f) * 8.0, EWMA_5MIN_TAU_S);
+        ewma_add(&t->out_frames, tnow, 1.0, EWMA_5MIN_TAU_S);
         if (f->class_f) {
             t->st.cf_frames_out++;
             t->st.cf_bytes_out += fc_frame_bytes(f);
@@ -669,6 +673,8 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
 {
     t->st.frames_in++;
     t->st.bytes_in += fc_frame_bytes(f);
+    ewma_add(&t->in_bits, now(t->fe), fc_frame_bytes(f) * 8.0, EWMA_5MIN_TAU_S);
+    ewma_add(&t->in_frames, now(t->fe), 1.0, EWMA_5MIN_TAU_S);
     if (f->class_f) {
         t->st.cf_frames_in++;
         t->st.cf_bytes_in += fc_frame_bytes(f);
@@ -918,6 +924,11 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
     *st = t->st;
     st->state = t->state;
     st->cause = t->cause;
+    uint64_t tnow = now(t->fe);
+    st->in_bps = ewma_read(&t->in_bits, tnow, EWMA_5MIN_TAU_S);
+    st->in_fps = ewma_read(&t->in_frames, tnow, EWMA_5MIN_TAU_S);
+    st->out_bps = ewma_read(&t->out_bits, tnow, EWMA_5MIN_TAU_S);
+    st->out_fps = ewma_read(&t->out_frames, tnow, EWMA_5MIN_TAU_S);
     st->up = t->up;
     st->nconn_up = 0;
     for (int i = 0; i < 2; i++) {
@@ -932,4 +943,21 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
         st->conn[i].remote_port = ep->pport;
         tcp_stats_get(ep->c, &st->conn[i].tcp);
     }
+}
+
+void fcip_tunnel_clear_counters(struct fcip_tunnel *t)
+{
+    uint64_t last_change = t->st.last_change_ns;
+    int peer = t->st.peer_sw;
+    struct vsan_set isolated = t->st.isolated;
+    bool wa = t->st.write_acc_active;
+    memset(&t->st, 0, sizeof t->st);
+    t->st.last_change_ns = last_change;
+    t->st.peer_sw = peer;
+    t->st.isolated = isolated;
+    t->st.write_acc_active = wa;
+    memset(&t->in_bits, 0, sizeof t->in_bits);
+    memset(&t->in_frames, 0, sizeof t->in_frames);
+    memset(&t->out_bits, 0, sizeof t->out_bits);
+    memset(&t->out_frames, 0, sizeof t->out_frames);
 }

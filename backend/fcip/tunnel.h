@@ -115,6 +115,7 @@ struct fcip_status {
     uint64_t attempts, closes;    /* active connection attempts, connections closed */
     uint64_t last_change_ns;
     uint64_t frames_out, bytes_out, frames_in, bytes_in; /* FC frames and their bytes */
+    uint64_t in_bps, in_fps, out_bps, out_fps;    /* their `5 minutes` rates, now */
     uint64_t cf_frames_out, cf_bytes_out, cf_frames_in, cf_bytes_in; /* class F among them */
     uint64_t dropped;             /* frames given to a link that was down, or over the backlog */
     uint64_t comp_in, comp_out;   /* bytes before and after the compressor (data frames) */
@@ -138,6 +139,8 @@ void fcip_engine_end(struct fcip_engine *fe);
 /* NULL when the switch has no such tunnel. */
 struct fcip_tunnel *fcip_tunnel_find(struct fcip_engine *fe, int sw, int id);
 void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st);
+/* `clear counters`: frames, bytes, rates, drops, compression, attempts. */
+void fcip_tunnel_clear_counters(struct fcip_tunnel *t);
 const char *fcip_state_text(enum fcip_state s);
 
 #endif

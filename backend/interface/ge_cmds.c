@@ -168,6 +168,7 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
 }
 
 int ge_show_interface(struct session *s, const struct cmd_args *a);
+int ge_clear_counters(struct session *s, const struct cmd_args *a);
 int ge_show_ips_stats(struct session *s, const struct cmd_args *a);
 int ge_show_ips_arp(struct session *s, const struct cmd_args *a);
 int ge_show_ips_route(struct session *s, const struct cmd_args *a);
@@ -200,6 +201,17 @@ static int show_descriptions(struct session *s, const struct cmd_args *a)
     for (const struct feature *const *f = features; *f; f++)
         if ((*f)->show_descriptions)
             (*f)->show_descriptions(s);
+    return 0;
+}
+
+/* `clear counters [interface all]`: every interface type's. Counters are
+ * what observers read: the simulation runs on the same. */
+static int clear_all(struct session *s, const struct cmd_args *a)
+{
+    (void)a;
+    for (const struct feature *const *f = features; *f; f++)
+        if ((*f)->clear_counters)
+            (*f)->clear_counters(s);
     return 0;
 }
 
@@ -246,5 +258,11 @@ const struct cmd_def ge_cmds[] = {
     {M(MODE_EXEC), "show interface counters", "counters: Interface counters", show_counters, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface", NULL, show_all, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show interface brief", NULL, show_brief, CMD_PIPE, 0, 0},
+    {M(MODE_EXEC), "clear counters [interface all]",
+     "clear: Reset functions\ncounters: Interface counters\ninterface: Interface\nall: All interfaces", clear_all,
+     CMD_ADMIN, 0, 0},
+    {M(MODE_EXEC), "clear counters interface gigabitethernet <port:slot/port>",
+     "clear: Reset functions\ncounters: Interface counters\ninterface: Interface\n"
+     "gigabitethernet: Gigabit Ethernet interface", ge_clear_counters, CMD_ADMIN, 0, 0},
     {0},
 };

@@ -138,6 +138,23 @@ int ge_show_interface(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+int ge_clear_counters(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *p = arg_get(a, "port");
+    if (!ge_exists(s->lab, s->sw, p->slot, p->port))
+        return cmd_error(s, "%% Invalid interface format");
+    ipnet_port_clear(lab_ipnet(s->lab), s->sw, p->slot, p->port);
+    return 0;
+}
+
+void ge_clear_all_counters(struct session *s)
+{
+    struct ipnet *net = lab_ipnet(s->lab);
+    for (int slot = 1; slot <= 13; slot++)
+        for (int port = 1; port <= ge_ports(s, slot); port++)
+            ipnet_port_clear(net, s->sw, slot, port);
+}
+
 void ge_show_descriptions(struct session *s)
 {
     for (int slot = 1; slot <= 13; slot++)

@@ -11,6 +11,7 @@ void ge_show_all(struct session *s);
 void ge_show_brief(struct session *s);
 void ge_show_descriptions(struct session *s);
 void ge_show_all_counters(struct session *s);
+void ge_clear_all_counters(struct session *s);
 
 static const struct owned_table tables[] = {{"ge_port", NULL}, {NULL, NULL}};
 
@@ -53,4 +54,5 @@ const struct feature interface_feature = {
     .show_brief = ge_show_brief,
     .show_descriptions = ge_show_descriptions,
     .show_counters = ge_show_all_counters,
+    .clear_counters = ge_clear_all_counters,
 };

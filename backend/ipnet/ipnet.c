@@ -8,7 +8,7 @@
 #include <string.h>
 
 enum { SLOTS = 14, PORTS = 9 }; /* slots 1..13, ports 1..8 */
-#define RATE_TAU_S 300.0          /* `5 minutes` rates: EWMA time constant */
+#define RATE_TAU_S EWMA_5MIN_TAU_S
 
 
 struct ipport {
@@ -513,6 +513,18 @@ netsim_pipe *ipnet_ingress_pipe(struct ipnet *net, int sw, int slot, int port)
 {
     struct ipport *p = port_at(net, sw, slot, port);
     return p ? p->pipe : NULL;
+}
+
+void ipnet_port_clear(struct ipnet *net, int sw, int slot, int port)
+{
+    struct ipport *p = port_at(net, sw, slot, port);
+    if (!p)
+        return;
+    p->in_pkts = p->in_bytes = p->out_pkts = p->out_bytes = p->frag_drops = 0;
+    memset(&p->in_bits, 0, sizeof p->in_bits);
+    memset(&p->in_frames, 0, sizeof p->in_frames);
+    memset(&p->out_bits, 0, sizeof p->out_bits);
+    memset(&p->out_frames, 0, sizeof p->out_frames);
 }
 
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st)

@@ -113,6 +113,8 @@ struct ipnet_port_stats {
     uint64_t in_bps, in_fps, out_bps, out_fps;
 };
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st);
+/* `clear counters`: the port's packets, bytes and rates start again. */
+void ipnet_port_clear(struct ipnet *net, int sw, int slot, int port);
 
 /* What `show ips stats ip|icmp` print: datagrams through the port's own
  * IP stack (not those it forwards for a netsim bridge; MAC frames are the
