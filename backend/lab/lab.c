@@ -739,6 +739,7 @@ static void *clock_main(void *arg)
         if (lab->txn_depth == 0 && !lab->batch.open) {
             lab_reconcile(lab);
             lab_tick(lab);
+            flush_features(lab); /* what the engine logged meanwhile is kept at once */
         }
         stmt_cache_reset_all(lab->stmts); /* the wait below releases the lock */
         mark_locked(lab, false);
