@@ -486,7 +486,10 @@ static void refresh_idle_limit(struct term *t)
     lab_lock(t->o.lab);
     t->idle_limit = line_idle_seconds(t->o.lab, t->o.sw, t->o.console ? LINE_CONSOLE : LINE_VTY,
                                       t->o.idle_timeout);
-    t->monitor = syslog_monitor_on(t->o.lab, &t->s);
+    bool monitor = syslog_monitor_on(t->o.lab, &t->s);
+    if (monitor && !t->monitor) /* what is logged from now on, not since the login */
+        t->log_seen = syslog_ring_tail(t->o.lab);
+    t->monitor = monitor;
     lab_unlock(t->o.lab);
     t->s.idle_timeout = t->idle_limit; /* for `show terminal` */
 }
