@@ -2,6 +2,7 @@
 #include "session.h"
 #include "lab/lab.h"
 #include "mode.h"
+#include "verify_mask.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -341,29 +342,155 @@ static bool has_prompts(struct replay *r, const struct file_lines *fl)
     return false;
 }
 
+/* --verify compares one command's output, line by line, with masked
+ * copies (cli/verify_mask.c) so that times and uptimes do not count. */
+struct vlines {
+    const char **text; /* the line as shown */
+    size_t *len;
+    char **masked;
+    int *ln; /* the transcript's line number (expected side) */
+    int n, cap;
+};
+
+static void vl_add(struct vlines *v, const char *text, size_t len, int ln)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 32;
+        v->text = realloc(v->text, sizeof *v->text * (size_t)v->cap);
+        v->len = realloc(v->len, sizeof *v->len * (size_t)v->cap);
+        v->masked = realloc(v->masked, sizeof *v->masked * (size_t)v->cap);
+        v->ln = realloc(v->ln, sizeof *v->ln * (size_t)v->cap);
+        if (!v->text || !v->len || !v->masked || !v->ln)
+            abort();
+    }
+    v->text[v->n] = text;
+    v->len[v->n] = len;
+    v->masked[v->n] = verify_mask(text, len);
+    v->ln[v->n++] = ln;
+}
+
+static void vl_free(struct vlines *v)
+{
+    for (int i = 0; i < v->n; i++)
+        free(v->masked[i]);
+    free(v->text);
+    free(v->len);
+    free(v->masked);
+    free(v->ln);
+}
+
+/* The longest common subsequence of e[lo..] and g[lo..] for every pair of
+ * suffixes, (ne+1) x (ng+1), or NULL when too big to be worth it (the
+ * lines are then paired in order). */
+#define VERIFY_TABLE_MAX (1 << 20) /* cells: 4 MB */
+static int *lcs_table(const struct vlines *e, const struct vlines *g, int lo, int ne, int ng)
+{
+    if ((long long)(ne + 1) * (ng + 1) > VERIFY_TABLE_MAX)
+        return NULL;
+    int w = ng + 1, *t = calloc((size_t)(ne + 1) * (size_t)w, sizeof *t);
+    if (!t)
+        return NULL;
+    for (int i = ne - 1; i >= 0; i--)
+        for (int j = ng - 1; j >= 0; j--)
+            t[i * w + j] = strcmp(e->masked[lo + i], g->masked[lo + j]) == 0 ? t[(i + 1) * w + j + 1] + 1
+                           : t[(i + 1) * w + j] > t[i * w + j + 1] ? t[(i + 1) * w + j] : t[i * w + j + 1];
+    return t;
+}
+
+/* How alike two lines look: the length of their common start. */
+static int alike(const char *a, const char *b)
+{
+    int n = 0;
+    while (a[n] && a[n] == b[n])
+        n++;
+    return n;
+}
+
+enum vstep { V_SAME, V_DIFFERS, V_MISSING, V_EXTRA };
+
+/* The next step of the walk through e[i..ne) and g[j..ng), t the table of
+ * lcs_table (rows and columns from lo). Of the steps that keep the most
+ * lines matched, the one pairing the most alike lines: a line only
+ * missing or only extra is said so, rather than paired with its
+ * neighbour. */
+static enum vstep next_step(const struct vlines *e, const struct vlines *g, const int *t, int lo, int i, int ne,
+                            int j, int ng)
+{
+    if (i < ne && j < ng && strcmp(e->masked[i], g->masked[j]) == 0)
+        return V_SAME;
+    if (i == ne || j == ng)
+        return i == ne ? V_EXTRA : V_MISSING;
+    if (!t)
+        return V_DIFFERS;
+    int w = ng - lo + 1, best = t[(i - lo) * w + j - lo];
+    enum vstep step = V_DIFFERS;
+    int score = t[(i + 1 - lo) * w + j + 1 - lo] == best ? alike(e->masked[i], g->masked[j]) : -1;
+    if (t[(i + 1 - lo) * w + j - lo] == best && i + 1 < ne && alike(e->masked[i + 1], g->masked[j]) > score) {
+        step = V_MISSING;
+        score = alike(e->masked[i + 1], g->masked[j]);
+    }
+    if (t[(i - lo) * w + j + 1 - lo] == best && j + 1 < ng && alike(e->masked[i], g->masked[j + 1]) > score)
+        step = V_EXTRA;
+    if (score < 0 && step == V_DIFFERS) /* pairing would lose a match */
+        step = t[(i + 1 - lo) * w + j - lo] == best ? V_MISSING : V_EXTRA;
+    return step;
+}
+
+/* One message per line that differs, is missing or is extra, in the order
+ * of the transcript; end is the line an extra line at the end is said at. */
+static void diff_lines(strbuf *msg, const char *file, const struct vlines *e, const struct vlines *g, int end)
+{
+    int lo = 0, ne = e->n, ng = g->n;
+    while (lo < ne && lo < ng && strcmp(e->masked[lo], g->masked[lo]) == 0)
+        lo++;
+    while (ne > lo && ng > lo && strcmp(e->masked[ne - 1], g->masked[ng - 1]) == 0)
+        ne--, ng--;
+    int *t = lcs_table(e, g, lo, ne - lo, ng - lo);
+    for (int i = lo, j = lo; i < ne || j < ng;) {
+        switch (next_step(e, g, t, lo, i, ne, j, ng)) {
+        case V_SAME: i++, j++; break;
+        case V_DIFFERS:
+            sb_printf(msg, "%s:%d: output differs: expected \"%s\", got \"%.*s\"\n", file, e->ln[i], e->text[i],
+                      (int)g->len[j], g->text[j]);
+            i++, j++;
+            break;
+        case V_MISSING:
+            sb_printf(msg, "%s:%d: output missing: expected \"%s\"\n", file, e->ln[i], e->text[i]);
+            i++;
+            break;
+        case V_EXTRA:
+            sb_printf(msg, "%s:%d: unexpected output \"%.*s\"\n", file, i < e->n ? e->ln[i] : end,
+                      (int)g->len[j], g->text[j]);
+            j++;
+            break;
+        }
+    }
+    free(t);
+}
+
 /* --verify: the transcript's lines after a command must be its output. */
 static void verify(struct replay *r, const char *file, const struct file_lines *fl, int cmd_line, int next)
 {
-    const char *p = sb_str(&r->got);
-    int ln = cmd_line + 1;
-    for (; ln < next; ln++) {
-        if (is_comment(fl->v[ln]))
-            continue;
+    struct vlines e = {0}, g = {0};
+    for (int ln = cmd_line + 1; ln < next; ln++)
+        if (!is_comment(fl->v[ln]))
+            vl_add(&e, fl->v[ln], strlen(fl->v[ln]), ln + 1);
+    for (const char *p = sb_str(&r->got); *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (!*p || strlen(fl->v[ln]) != n || strncmp(fl->v[ln], p, n) != 0) {
-            say_error(r, "%s:%d: output differs: expected \"%s\", got \"%.*s\"\n", file, ln + 1,
-                    fl->v[ln], (int)n, p);
-            r->failures++;
-            return;
-        }
+        vl_add(&g, p, n, 0);
         p += n + (nl ? 1 : 0);
     }
-    if (*p) {
-        say_error(r, "%s:%d: unexpected output \"%.*s\"\n", file, next,
-                (int)(strchr(p, '\n') ? strchr(p, '\n') - p : (long)strlen(p)), p);
+    strbuf msg;
+    sb_init(&msg);
+    diff_lines(&msg, file, &e, &g, next);
+    if (msg.len) { /* one say_error: one commit for all of them */
+        say_error(r, "%s", sb_str(&msg));
         r->failures++;
     }
+    sb_free(&msg);
+    vl_free(&e);
+    vl_free(&g);
 }
 
 static int next_command(struct replay *r, const struct file_lines *fl, int from, bool transcript)
