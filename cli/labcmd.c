@@ -24,18 +24,15 @@ static int lab_show(struct lab *lab, FILE *out, FILE *err)
     return 0;
 }
 
-static int lab_reset(struct lab *lab, FILE *out, FILE *err)
+static int lab_reset(struct lab *lab, FILE *out, FILE *err) { return labcmd_reset(lab, -1, out, err); }
+
+int labcmd_reset(struct lab *lab, int sw, FILE *out, FILE *err)
 {
-    if (!topology_factory_reset(lab)) { /* it takes the lab lock itself */
-        lab_lock(lab);
-        fprintf(err, "mdsim: %s; the reset is undone\n", lab_store_error(lab));
-        lab_unlock(lab);
+    char why[4600];
+    if (!topology_reset(lab, sw, out, why, sizeof why)) { /* it takes the lab lock itself */
+        fprintf(err, "mdsim: lab reset: %s; nothing was reset\n", why);
         return 1;
     }
-    lab_lock(lab);
-    int n = lab_switch_count(lab);
-    lab_unlock(lab);
-    fprintf(out, "%d switch%s reset to factory configuration\n", n, n == 1 ? "" : "es");
     return 0;
 }
 

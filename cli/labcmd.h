@@ -8,5 +8,8 @@ struct lab;
 
 /* Runs `lab WHAT`; -1 when WHAT is not one of these, else the exit code. */
 int labcmd_run(struct lab *lab, const char *what, FILE *out, FILE *err);
+/* `lab reset`: switch sw (its index), or every switch when sw < 0, back
+ * to its starting configuration (docs/lab-files.md); the exit code. */
+int labcmd_reset(struct lab *lab, int sw, FILE *out, FILE *err);
 
 #endif

@@ -5,6 +5,9 @@
 #include "match.h"
 #include "ifname.h"
 #include "store/store.h"
+#include "config/running.h"
+#include "session.h"
+#include "strbuf.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -18,8 +21,15 @@
 enum {
     MAX_SLOTS = 13,    /* as `module <slot:1-13>` */
     MAX_SWITCHES = 64, /* what `mdsim serve` can serve (a port pair each) */
-    TEXT_MAX = 1 << 20 /* bytes: 64 switches and every cable take ~300 KB */
+    TEXT_MAX = 1 << 20,  /* bytes: 64 switches and every cable take ~300 KB */
+    CONFIG_MAX = 1 << 18 /* bytes of one switch's starting configuration */
 };
+
+/* A switch's starting configuration is kept in lab_meta under this key and
+ * its switch id: the lab's definition, which the switch's own
+ * startup_config row (what `copy running-config startup-config` changes)
+ * is reset to. */
+#define CONFIG_KEY "config:"
 
 struct tswitch {
     char name[33];
@@ -27,6 +37,8 @@ struct tswitch {
     const struct module_model *mod[MAX_SLOTS + 1]; /* by slot */
     int mod_line[MAX_SLOTS + 1];
     int line;
+    int conf_line; /* its `config` line, 0 when it has none */
+    strbuf conf;   /* the lines of its block, as written */
 };
 
 struct tport { /* a cabled port */
@@ -47,6 +59,7 @@ struct topo {
     int nlinks;
     long long seed;
     int seed_line;
+    int block; /* the switch whose `config` block is open, -1 when none */
 };
 
 static int topo_error(struct topo *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -249,6 +262,23 @@ static int on_link(struct topo *t, const struct cmd_args *a)
                      (long long)pa.sw + 1, ca, (long long)pb.sw + 1, cb);
 }
 
+/* `config NAME`: the lines up to `end-config` are NAME's starting
+ * configuration (build_lines collects them). */
+static int on_config(struct topo *t, const struct cmd_args *a)
+{
+    const char *name = arg_str(a, "name");
+    int sw = find_switch(t, name);
+    if (sw < 0)
+        return topo_error(t, "unknown switch '%s' (declare it with a switch line first)", name);
+    struct tswitch *w = &t->sw[sw];
+    if (w->conf_line)
+        return topo_error(t, "the configuration of %s is already given at line %d", w->name, w->conf_line);
+    w->conf_line = t->line;
+    sb_init(&w->conf);
+    t->block = sw;
+    return 0;
+}
+
 /* The handler of each line, by the first keyword of its syntax. */
 static const struct {
     const char *keyword;
@@ -258,6 +288,7 @@ static const struct {
     {"switch", on_switch},
     {"module", on_module},
     {"link", on_link},
+    {"config", on_config},
 };
 
 static int (*handler_for(const struct variant *v))(struct topo *, const struct cmd_args *)
@@ -379,6 +410,43 @@ static int check_switches(struct topo *t)
     return 0;
 }
 
+/* A line of a `config` block: `end-config` (a comment after it allowed)
+ * closes the block; any other line is the switch's, kept as written but
+ * for blanks at its end, and checked when the lab applies it. */
+static int block_line(struct topo *t, const char *p)
+{
+    struct tswitch *w = &t->sw[t->block];
+    size_t len = strlen(p), lead = strspn(p, " \t"), end = lead;
+    while (p[end] && p[end] != ' ' && p[end] != '\t' && p[end] != '\r')
+        end++;
+    if (end - lead == strlen("end-config") && strncmp(p + lead, "end-config", end - lead) == 0 &&
+        (p[end + strspn(p + end, " \t\r")] == '\0' || p[end + strspn(p + end, " \t\r")] == '!')) {
+        t->block = -1;
+        return 0;
+    }
+    while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t'))
+        len--;
+    if (w->conf.len + len + 1 > CONFIG_MAX)
+        return topo_error(t, "the configuration of %s (line %d) is over %d KiB", w->name, w->conf_line,
+                          CONFIG_MAX >> 10);
+    sb_add(&w->conf, p, len);
+    sb_add(&w->conf, "\n", 1);
+    return 0;
+}
+
+/* Each switch's starting configuration, into lab_meta. */
+static int store_configs(struct topo *t)
+{
+    for (int i = 0; i < t->nsw; i++) {
+        char key[32];
+        snprintf(key, sizeof key, CONFIG_KEY "%d", i + 1);
+        if (t->sw[i].conf_line &&
+            db_insert(t, "INSERT INTO lab_meta(key, value) VALUES (?, ?)", "ss", key, sb_str(&t->sw[i].conf)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int build_lines(struct topo *t, const char *text)
 {
     struct words w = {0};
@@ -391,6 +459,11 @@ static int build_lines(struct topo *t, const char *text)
         char *eol = strchr(p, '\n'), *next = eol ? eol + 1 : p + strlen(p);
         if (eol)
             *eol = '\0';
+        if (t->block >= 0) {
+            rc = block_line(t, p);
+            p = next;
+            continue;
+        }
         for (char *c = p; *c; c++) /* `!` at the start of a word: a comment */
             if (*c == '!' && (c == p || c[-1] == ' ' || c[-1] == '\t')) {
                 *c = '\0';
@@ -403,12 +476,18 @@ static int build_lines(struct topo *t, const char *text)
             rc = run_line(t, p, &w);
         p = next;
     }
+    if (rc == 0 && t->block >= 0) {
+        t->line = t->sw[t->block].conf_line;
+        rc = topo_error(t, "config %s has no end-config line", t->sw[t->block].name);
+    }
     if (rc == 0) {
         t->line--; /* the last line, for errors about the whole file */
         if (t->line < 1)
             t->line = 1;
         rc = check_switches(t);
     }
+    if (rc == 0)
+        rc = store_configs(t);
     if (rc == 0)
         rc = db_insert(t, "INSERT INTO lab_meta(key, value) VALUES ('seed', ?), ('clock_delta', '0')", "i",
                        t->seed_line ? t->seed : 1LL);
@@ -417,36 +496,165 @@ static int build_lines(struct topo *t, const char *text)
     return rc;
 }
 
-int topology_build(sqlite3 *db, const char *file, const char *text, char *err, size_t errlen)
+static void topo_free(struct topo *t)
 {
-    struct topo t = {.db = db, .file = file, .err = err, .errlen = errlen};
+    for (int i = 0; i < t->nsw; i++)
+        if (t->sw[i].conf_line)
+            sb_free(&t->sw[i].conf);
+    free(t->sw);
+    free(t->ports);
+}
+
+/* Builds the lab into t->db; t keeps what the file declared, for
+ * apply_configs. */
+static int build(struct topo *t, const char *text)
+{
     char *msg = NULL;
     size_t len = strlen(text);
     if (len > TEXT_MAX) { /* also keeps the line numbers within an int */
-        snprintf(err, errlen, "%s: over %d MiB (%zu bytes): not a lab file", file, TEXT_MAX >> 20, len);
+        snprintf(t->err, t->errlen, "%s: over %d MiB (%zu bytes): not a lab file", t->file, TEXT_MAX >> 20, len);
         return -1;
     }
-    if (sqlite3_exec(db, "SAVEPOINT topology", NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(err, errlen, "%s: store: %s", file, msg ? msg : "?");
+    if (sqlite3_exec(t->db, "SAVEPOINT topology", NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(t->err, t->errlen, "%s: store: %s", t->file, msg ? msg : "?");
         sqlite3_free(msg);
         return -1;
     }
-    int rc = build_lines(&t, text);
+    int rc = build_lines(t, text);
     if (rc != 0)
-        sqlite3_exec(db, "ROLLBACK TO topology", NULL, NULL, NULL);
-    if (sqlite3_exec(db, "RELEASE topology", NULL, NULL, &msg) != SQLITE_OK && rc == 0) {
-        snprintf(err, errlen, "%s: store: %s", file, msg ? msg : "?");
+        sqlite3_exec(t->db, "ROLLBACK TO topology", NULL, NULL, NULL);
+    if (sqlite3_exec(t->db, "RELEASE topology", NULL, NULL, &msg) != SQLITE_OK && rc == 0) {
+        snprintf(t->err, t->errlen, "%s: store: %s", t->file, msg ? msg : "?");
         rc = -1;
     }
     sqlite3_free(msg);
-    free(t.sw);
-    free(t.ports);
+    return rc;
+}
+
+int topology_build(sqlite3 *db, const char *file, const char *text, char *err, size_t errlen)
+{
+    struct topo t = {.db = db, .file = file, .err = err, .errlen = errlen, .block = -1};
+    int rc = build(&t, text);
+    topo_free(&t);
+    return rc;
+}
+
+static void discard(void *ctx, const char *s, size_t n)
+{
+    (void)ctx, (void)s, (void)n;
+}
+
+/* The switch's error for a line: its `%` line, and the line with the
+ * caret under the place when the switch points at one (its caret line
+ * counts one column more than the line's: hence one blank less). */
+static void line_error(struct session *in, const char *line, char *why, size_t n)
+{
+    const char *out = sb_str(&in->out), *caret = strchr(out, '^');
+    if (caret && strstr(in->last_error, "'^'")) {
+        const char *bol = caret;
+        while (bol > out && bol[-1] != '\n')
+            bol--;
+        snprintf(why, n, "%s\n  %s\n %.*s^", in->last_error, line, (int)(caret - bol), bol);
+    } else {
+        snprintf(why, n, "%s", in->last_error[0] ? in->last_error : "% the line failed");
+    }
+}
+
+/* Runs a starting configuration on switch sw as reload runs a
+ * startup-config: from config mode, line by line, through the parser, so
+ * it is checked exactly as typed input. Blank lines and `!` comments are
+ * skipped. Returns 0, or the number of the line (within text) that
+ * failed, with why set. */
+static int replay_config(struct lab *lab, int sw, const char *text, char *why, size_t n)
+{
+    struct session in;
+    session_init(&in, lab, sw, (struct session_io){.write = discard});
+    in.mode = MODE_CONFIG;
+    in.dont_ask = true;
+    char *copy = strdup(text);
+    if (!copy)
+        abort();
+    int bad = 0, k = 1;
+    for (char *line = copy, *next; bad == 0 && *line; line = next, k++) {
+        char *eol = strchr(line, '\n');
+        next = eol ? eol + 1 : line + strlen(line);
+        if (eol)
+            *eol = '\0';
+        const char *first = line + strspn(line, " \t");
+        in.last_error[0] = '\0';
+        sb_clear(&in.out);
+        if (*first && *first != '!' && session_exec_in(&in, in.mode, line, 0) != 0) {
+            line_error(&in, line, why, n);
+            bad = k;
+        }
+    }
+    free(copy);
+    session_free(&in);
+    return bad;
+}
+
+/* Switch sw back to where the lab starts: factory configuration, rebooted,
+ * then its starting configuration `text` (NULL: none) replayed and saved
+ * as its startup-config, as `copy running-config startup-config` would;
+ * with none, no startup-config. The caller holds the lab and a
+ * transaction. Returns 0 or replay_config's failing line. */
+static int start_switch(struct lab *lab, int sw, const char *text, char *why, size_t n)
+{
+    lab_factory_reset(lab, sw);
+    lab_reboot(lab, sw);
+    sqlite3_stmt *st = lab_stmt(lab, "DELETE FROM startup_config WHERE switch_id = ?");
+    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
+    lab_step_done(lab, st);
+    if (!text)
+        return 0;
+    int bad = replay_config(lab, sw, text, why, n);
+    if (bad)
+        return bad;
+    strbuf body;
+    sb_init(&body);
+    running_config_body(lab, sw, &body);
+    st = lab_stmt(lab, "INSERT INTO startup_config(switch_id, body, saved_at) VALUES (?, ?, ?)");
+    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
+    sqlite3_bind_text(st, 2, sb_str(&body), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, (long long)lab_time(lab, NULL));
+    lab_step_done(lab, st);
+    sb_free(&body);
+    return 0;
+}
+
+/* Opens the lab just built at `path` and brings each switch with a
+ * starting configuration to it; an error names the file's line. */
+static int apply_configs(struct topo *t, const char *path)
+{
+    struct lab *lab = NULL;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < t->nsw; i++) {
+        struct tswitch *w = &t->sw[i];
+        if (!w->conf_line)
+            continue;
+        if (!lab && !(lab = lab_open(path, t->err, t->errlen)))
+            return -1;
+        char why[4400];
+        lab_lock(lab);
+        lab_txn_begin(lab);
+        int bad = start_switch(lab, i, sb_str(&w->conf), why, sizeof why);
+        bool ok = lab_txn_end(lab, bad == 0);
+        if (bad) {
+            t->line = w->conf_line + bad;
+            rc = topo_error(t, "%s", why);
+        } else if (!ok) {
+            t->line = w->conf_line;
+            rc = topo_error(t, "store: %s", lab_store_error(lab));
+        }
+        lab_unlock(lab);
+    }
+    lab_close(lab);
     return rc;
 }
 
 static void remove_db_files(const char *path)
 {
-    static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+    static const char *const suffix[] = {"", "-wal", "-shm", "-journal", "-reserve"};
     char p[4200];
     for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
         snprintf(p, sizeof p, "%s%s", path, suffix[i]);
@@ -478,11 +686,15 @@ int topology_create(const char *path, const char *file, const char *text, char *
         remove_db_files(tmp);
         return -1;
     }
-    int rc = topology_build(db, file, text, err, errlen);
+    struct topo t = {.db = db, .file = file, .err = err, .errlen = errlen, .block = -1};
+    int rc = build(&t, text);
     if (sqlite3_close(db) != SQLITE_OK && rc == 0) {
         snprintf(err, errlen, "cannot close %s", tmp);
         rc = -1;
     }
+    if (rc == 0)
+        rc = apply_configs(&t, tmp);
+    topo_free(&t);
     if (rc == 0 && rename(tmp, path) != 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         rc = -1;
@@ -490,6 +702,31 @@ int topology_create(const char *path, const char *file, const char *text, char *
     if (rc != 0)
         remove_db_files(tmp);
     return rc;
+}
+
+/* Switch sw's starting configuration from lab_meta, NULL when it has
+ * none; the caller frees it. */
+static char *config_text(struct lab *lab, int sw)
+{
+    char key[32];
+    snprintf(key, sizeof key, CONFIG_KEY "%d", lab_switch_id(lab, sw));
+    sqlite3_stmt *st = lab_stmt(lab, "SELECT value FROM lab_meta WHERE key = ?");
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+    char *text = sqlite3_step(st) == SQLITE_ROW ? strdup((const char *)sqlite3_column_text(st, 0)) : NULL;
+    sqlite3_reset(st);
+    return text;
+}
+
+/* The switches' starting configurations, as blocks of a lab file. */
+static void print_configs(struct lab *lab, FILE *out)
+{
+    for (int i = 0; i < lab_switch_count(lab); i++) {
+        char *text = config_text(lab, i);
+        if (text)
+            fprintf(out, "\n! starting configuration of %s (lab create, lab reset)\nconfig %s\n%send-config\n",
+                    lab_switch_name(lab, i), lab_switch_name(lab, i), text);
+        free(text);
+    }
 }
 
 void topology_print(struct lab *lab, FILE *out)
@@ -524,17 +761,36 @@ void topology_print(struct lab *lab, FILE *out)
         fprintf(out, "link %s %s %s %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
                 sqlite3_column_text(st, 2), sqlite3_column_text(st, 3));
     }
+    print_configs(lab, out);
 }
 
-bool topology_factory_reset(struct lab *lab)
+bool topology_reset(struct lab *lab, int sw, FILE *out, char *err, size_t errlen)
 {
-    static const char *const q_startup = "DELETE FROM startup_config";
+    strbuf said;
+    sb_init(&said);
+    char why[4400];
+    int bad = 0, at = 0;
     lab_lock(lab);
     lab_txn_begin(lab);
-    for (int i = 0; i < lab_switch_count(lab); i++)
-        lab_factory_reset(lab, i);
-    lab_step_done(lab, lab_stmt(lab, q_startup));
-    bool ok = lab_txn_end(lab, true);
+    for (int i = 0; bad == 0 && i < lab_switch_count(lab); i++) {
+        if (sw >= 0 && i != sw)
+            continue;
+        char *text = config_text(lab, i);
+        bad = start_switch(lab, i, text, why, sizeof why);
+        at = i;
+        sb_printf(&said, "lab reset: %s reset to %s\n", lab_switch_name(lab, i),
+                  text ? "its starting configuration" : "factory configuration");
+        free(text);
+    }
+    bool ok = lab_txn_end(lab, bad == 0) && bad == 0;
+    if (bad)
+        snprintf(err, errlen, "the starting configuration of %s fails at its line %d: %s", lab_switch_name(lab, at),
+                 bad, why);
+    else if (!ok)
+        snprintf(err, errlen, "%s", lab_store_error(lab));
     lab_unlock(lab);
+    if (ok) /* not under the lab lock: out may be a slow client */
+        fputs(sb_str(&said), out);
+    sb_free(&said);
     return ok;
 }

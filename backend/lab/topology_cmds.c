@@ -27,5 +27,10 @@ const struct cmd_def topology_cmds[] = {
      "b: Switch at the other end\n"
      "bport: Its port",
      NULL, 0, 0, 0},
+    {M(MODE_LAB), "config <name:word>",
+     "config: The starting configuration of a switch declared above, in the switch's own syntax, on the lines"
+     " that follow up to a line end-config\n"
+     "name: Switch name",
+     NULL, 0, 0, 0},
     {0},
 };
