@@ -11,6 +11,7 @@
 #include "lab/ownership.h"
 #include "store/store.h"
 #include "lab/topology.h"
+#include "system/system.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 
 static const char usage[] =
     "usage: mdsim [--db FILE] [--switch NAME] [--speed N] [COMMAND]\n"
+    "       mdsim --version | --help\n"
     "\n"
     "  (none)                     console on the switch (stdin not a terminal: run\n"
     "                             the commands read from it and print the transcript)\n"
@@ -40,6 +42,7 @@ static const char usage[] =
     "                             picks), on 127.0.0.1 unless told\n"
     "  commands                   print the command reference (Markdown)\n"
     "\n"
+    "  --version      print mdsim's version and the NX-OS release it emulates\n"
     "  --db FILE      the lab file (default: $MDSIM_DB, else $XDG_STATE_HOME/mdsim/lab.db)\n"
     "  --switch NAME  the switch to start on (default: the first)\n"
     "  --speed N      console and serve: the lab clock runs at N x the wall clock\n"
@@ -51,6 +54,13 @@ struct opts {
     struct replay_opts replay;
     struct serve_opts serve;
 };
+
+/* MDSIM_VERSION comes from project(... VERSION) in CMakeLists.txt, its one
+ * definition; the persona is the release `show version` prints. */
+static void print_version(void)
+{
+    printf("mdsim %s\nemulates a Cisco MDS 9000 switch running NX-OS %s\n", MDSIM_VERSION, SYSTEM_RELEASE);
+}
 
 static int usage_error(const char *msg)
 {
@@ -81,7 +91,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"ssh-port", required_argument, NULL, 'S'}, {"speed", required_argument, NULL, 'V'},
         {"idle-timeout", required_argument, NULL, 'I'}, {"follow-prompts", no_argument, NULL, 'F'},
         {"strict-prompts", no_argument, NULL, 'P'}, {"pace", required_argument, NULL, 'p'},
-        {NULL, 0, NULL, 0},
+        {"version", no_argument, NULL, 'W'},    {NULL, 0, NULL, 0},
     };
     int c;
     lab_default_path(o->db, sizeof o->db);
@@ -98,6 +108,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'P': follow = 0; break;
         case 'p': if (!num_opt(optarg, 0, REPLAY_PACE_MAX_S, &o->replay.pace_s)) return -1; break;
         case 'h': fputs(usage, stdout); exit(0);
+        case 'W': print_version(); exit(0);
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
         case 'S': if (!num_opt(optarg, 0, 65535, &o->serve.ssh_base)) return -1; break;
