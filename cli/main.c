@@ -33,7 +33,7 @@ static const char usage[] =
     "                             --pace: SEC seconds of lab time before each line\n"
     "  lab create FILE            create the lab file (--db) from a lab topology FILE\n"
     "  lab list                   list the switches of the lab\n"
-    "  lab show                   print the lab's topology: seed, switches, modules, cables\n"
+    "  lab show                   print the lab as a lab file: topology, starting configs\n"
     "  lab reset                  every switch (--switch: that one) back to its\n"
     "                             starting configuration, or factory without one\n"
     "  serve [--bind ADDR] [--telnet-port BASE] [--ssh-port BASE] [--speed N]\n"
