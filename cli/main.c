@@ -230,12 +230,6 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
                             " to open a lab: stop that one first\n", o->db, what, (long)ow->pid);
         }
         return 1;
-    } else if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "reset") == 0 && o->sw) {
-        /* the owner's lab-reset job resets every switch: it does not read
-         * the request's switch (cli/owner.c), so one switch is not asked of it */
-        fprintf(stderr, "mdsim: %s is in use by mdsim process %ld, whose `lab reset` resets every switch;"
-                        " not resetting only %s: stop it first, or reset them all\n", o->db, (long)ow->pid, o->sw);
-        return 1;
     } else if (strcmp(argv[0], "lab") == 0 && argc == 2 &&
                (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "show") == 0 || strcmp(argv[1], "reset") == 0)) {
         j.job = strcmp(argv[1], "list") == 0 ? "lab-list" : strcmp(argv[1], "show") == 0 ? "lab-show" : "lab-reset";

@@ -456,10 +456,12 @@ static int job_lab_show(struct client *c, const struct request *rq, int sw, char
     return job_lab("show", out, err);
 }
 
+/* `--switch NAME`: that switch only (resolved by serve_client). */
 static int job_lab_reset(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
 {
-    (void)c, (void)rq, (void)sw, (void)buf;
-    return job_lab("reset", out, err);
+    (void)c, (void)buf;
+    int rc = labcmd_reset(own.lab, rq->sw[0] ? sw : -1, out, err);
+    return rc < 0 ? 2 : rc;
 }
 
 static const struct {

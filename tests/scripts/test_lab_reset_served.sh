@@ -3,8 +3,8 @@
 # serving owner, which brings every switch back to its starting
 # configuration (examples/labs/seed-capture.lab: VSAN 100, fcip1 not shut);
 # a telnet session open across it sees that at its next command, and a
-# replay after it too. `lab reset --switch` is refused there (the owner's
-# job resets every switch) and changes nothing.
+# replay after it too. `lab reset --switch MDS1` there resets MDS1 only
+# (before, the owner's job reset every switch, so it was refused).
 # usage: test_lab_reset_served.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,14 +27,6 @@ CHANGED2(config-vsan-db)# no vsan 100
 CHANGED2(config-vsan-db)# end
 CMD
 "$mdsim" --db "$db" replay "$work/change.txt" > "$work/out" 2> "$work/err" || fail "changes: $(cat "$work/err")"
-
-# lab reset --switch: refused while served, nothing changed
-"$mdsim" --db "$db" --switch MDS1 lab reset > "$work/out" 2> "$work/err"
-rc=$?
-[ $rc -eq 1 ] || fail "lab reset --switch under serve: exit $rc, want 1"
-grep -q "resets every switch; not resetting only MDS1" "$work/err" || fail "lab reset --switch said: $(cat "$work/err")"
-"$mdsim" --db "$db" lab list > "$work/list" 2>&1
-grep -Eq '^MDS2 +CHANGED2 ' "$work/list" || fail "lab reset --switch under serve changed MDS2: $(cat "$work/list")"
 
 # a served session open across the reset
 cat > "$work/t" <<SCRIPT
@@ -65,6 +57,16 @@ printf 'MDS2# show running-config | include fcip|vsan 100|switchname\n' > "$work
 for want in 'feature fcip' '  vsan 100' 'switchname MDS2' 'interface fcip1'; do
     grep -qx -- "$want" "$work/show2.out" || fail "after the reset MDS2 lacks '$want': $(cat "$work/show2.out")"
 done
+# lab reset --switch under serve: that switch only
+"$mdsim" --db "$db" replay "$work/change.txt" > "$work/out" 2> "$work/err" || fail "changes again: $(cat "$work/err")"
+"$mdsim" --db "$db" --switch MDS1 lab reset > "$work/out" 2> "$work/err"
+rc=$?
+[ $rc -eq 0 ] || fail "lab reset --switch under serve: exit $rc: $(cat "$work/err")"
+grep -q "^lab reset: MDS1 " "$work/out" || fail "lab reset --switch said: $(cat "$work/out" "$work/err")"
+grep -q "MDS2" "$work/out" && fail "lab reset --switch MDS1 reset MDS2 too: $(cat "$work/out")"
+"$mdsim" --db "$db" lab list > "$work/list" 2>&1
+grep -Eq '^MDS2 +CHANGED2 ' "$work/list" || fail "lab reset --switch MDS1 under serve changed MDS2: $(cat "$work/list")"
+grep -Eq '^MDS1 +MDS1 ' "$work/list" || fail "lab reset --switch MDS1 under serve: $(cat "$work/list")"
 serve_stop || fail "serve did not stop cleanly"
 cat "$work"/sanitizer* 2> /dev/null && fail "sanitizer reports"
 finish
