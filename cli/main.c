@@ -131,6 +131,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 }
 
 /* Reads a whole (small) file; NULL with errno set on failure. */
+/* A lab file is at most 1 MiB (backend/lab/topology.c says so with its
+ * size): a larger one (/dev/zero) is read no further than past that. */
+#define SLURP_MAX ((size_t)2 << 20)
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -143,7 +147,7 @@ static char *slurp(const char *path)
             abort();
         got = fread(buf + n, 1, cap - n - 1, f);
         n += got;
-    } while (got > 0);
+    } while (got > 0 && n <= SLURP_MAX);
     buf[n] = '\0';
     fclose(f);
     return buf;

@@ -232,6 +232,13 @@ printf 'MDS3# configure terminal\nMDS3(config)# interface gigabitethernet 4/8\nM
 "$mdsim" --db "$dir/three.db" replay "$dir/mds3.txt" > /dev/null 2> "$dir/err" ||
     fail "configuring MDS3 g4/8: $(cat "$dir/err")"
 
+# an endless file is read no further than its bound (before: to the end of memory)
+endless_db=$(mktemp -u)
+timeout 60 "$mdsim" --db "$endless_db" lab create /dev/zero > /dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "lab create /dev/zero: exit $rc, want 1 (124: it read on)"
+rm -f "$endless_db"
+
 if [ $fails -ne 0 ]; then
     echo "$fails check(s) failed"
     exit 1
