@@ -18,6 +18,7 @@ static bool worth_a_line(const struct fcip_change *c)
     return true;
 }
 
+/* The link's line, then one per VSAN the trunk carried (§15.3 case A). */
 static void log_down(struct lab *lab, const struct fcip_change *c)
 {
     const struct fcip_cause_words *w = fcip_cause_words(c->cause);
@@ -25,6 +26,12 @@ static void log_down(struct lab *lab, const struct fcip_change *c)
         return;
     syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, w->mnemonic, w->vsan_tag ? c->port_vsan : 0,
                 "Interface fcip%d is down%s(%s)", c->id, w->tight ? "" : " ", w->reason);
+    if (c->from != FCIP_TRUNKING)
+        return;
+    for (int v = 1; v < 4094; v++)
+        if (vsan_set_has(c->was_up, v))
+            syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_TRUNK_DOWN", v, "Interface fcip%d, vsan %d is down (%s)",
+                        c->id, v, w->reason);
 }
 
 /* Each VSAN of a trunk that came up, and each one isolated. */

@@ -57,6 +57,7 @@ struct fcip_tunnel {
     struct link_params peer;
     struct vsan_set sent_vsans;
     struct vsan_set up;
+    struct vsan_set was_up; /* the VSANs the ISL carried when it last went down */
     int isl;
     engine_timer_id retry;
     uint64_t comp_free_at;
@@ -98,8 +99,8 @@ static void set_state(struct fcip_tunnel *t, enum fcip_state s, enum fcip_cause 
 {
     if (t->state == s && t->cause == cause)
         return;
-    struct fcip_change ch = {t->conf.sw,     t->conf.id, t->state, s, t->cause, cause, t->conf.port_vsan,
-                             &t->up,         &t->st.isolated};
+    struct fcip_change ch = {t->conf.sw, t->conf.id,      t->state,   s,         t->cause,
+                             cause,      t->conf.port_vsan, &t->up, &t->st.isolated, &t->was_up};
     if (t->state != s)
         t->st.last_change_ns = now(t->fe);
     t->state = s;
@@ -392,8 +393,10 @@ static void tunnel_try(struct fcip_tunnel *t)
 
 static void isl_down(struct fcip_tunnel *t)
 {
-    if (t->isl)
+    if (t->isl) {
         fabric_isl_down(t->fe->fab, t->isl);
+        t->was_up = t->up;
+    }
     t->isl = 0;
     memset(&t->up, 0, sizeof t->up);
 }

@@ -95,6 +95,7 @@ struct fcip_change {
     enum fcip_cause from_cause, cause;
     int port_vsan;
     const struct vsan_set *up, *isolated; /* trunk VSANs now (valid during the call) */
+    const struct vsan_set *was_up;        /* ... up before the link last went down */
 };
 typedef void (*fcip_change_fn)(void *ctx, const struct fcip_change *c);
 
