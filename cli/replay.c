@@ -645,8 +645,10 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     for (int i = 0; i < n && !(o->stop_on_error && r.failures) && !r.lost; i++)
         bad |= replay_file(&r, files[i]) != 0;
     lab_lock(lab);
-    if (!lab_batch_end(lab)) /* only a commit another session forced can fail here */
+    if (!lab_batch_end(lab)) { /* only a commit another session forced can fail here */
         fprintf(r.err, "mdsim: %% %s; the replay's last changes are undone\n", lab_batch_error(lab));
+        r.failures++;
+    }
     lab_unlock(lab);
     for (int i = 0; i < nsw; i++)
         if (r.open[i])
