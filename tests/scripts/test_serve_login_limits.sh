@@ -84,11 +84,12 @@ wait $pids
 cat "$work"/spray*.out | grep -a -q "Too many failed logins, try again later" ||
     fail "a refused attempt does not say why: $(tr -d '\377' < "$work/spray1.out")"
 
-# Neither slowed the others: admin from a fresh address, at once.
-begin=$(date +%s%N)
-logs_in -b 127.0.0.5 127.0.0.1 "$TP" || fail "admin from 127.0.0.5 after the attacks: $(cat "$work/in")"
-took=$((($(date +%s%N) - begin) / 1000000))
-[ "$took" -lt 8000 ] || fail "admin from another address waited ${took} ms (the throttle waits 16 s)"
+# Neither slowed the others: admin from a fresh address gets in at its
+# first try, its password checked without a wait (a condition, not a time:
+# the machine may be loaded).
+printf 'show switchname\n' | timeout 30 "$client" -b 127.0.0.5 127.0.0.1 "$TP" > "$work/in" 2>&1 &&
+    grep -q "^MDS1" "$work/in" || fail "admin from 127.0.0.5 after the attacks: $(cat "$work/in")"
+grep -q "login.*127.0.0.5.*\(refused\|wait\)" "$SERVE_ERR" && fail "admin from 127.0.0.5 was throttled: $(grep 127.0.0.5 "$SERVE_ERR")"
 
 # The silent connection: closed after 30 s with a message, not 30 min.
 wait "$silent"
