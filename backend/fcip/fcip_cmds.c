@@ -304,6 +304,7 @@ static int cmd_description(struct session *s, const struct cmd_args *a)
 static int cmd_shutdown(struct session *s, const struct cmd_args *a)
 {
     iset(s, FI_SHUTDOWN, !a->negated);
+    lab_settle(s->lab); /* shut / no shut bounces the tunnel, even at one instant */
     return 0;
 }
 

@@ -733,7 +733,7 @@ static void accept_syn(struct fcip_tunnel *t, uint16_t sport, const struct tcp_s
             return;
         }
         bury(ctl);
-    } else if (ctl && !t->ep[1] && !t->connector) {
+    } else if (ctl && ctl->established && !t->ep[1] && !t->connector) {
         slot = 1; /* the peer opens the data connection */
     } else if (ctl) {
         tunnel_reset(t);

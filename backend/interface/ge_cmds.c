@@ -164,6 +164,7 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
     if (netsim_owned(s))
         return -1;
     ge_update(s, set, bind_int, &v);
+    lab_settle(s->lab); /* shut / no shut bounces the link, even at one instant */
     return 0;
 }
 

@@ -40,7 +40,8 @@ static void show_counters(struct session *s, const struct ipnet_port_stats *st)
     cmd_printf(s, "    %llu packets input, %llu bytes\n", (unsigned long long)st->in_pkts,
                (unsigned long long)st->in_bytes);
     cmd_printf(s, "      0 multicast frames, 0 compressed\n"
-                  "      0 input errors, 0 frame, 0 overrun 0 fifo\n");
+                  "      %llu input errors, 0 frame, 0 overrun 0 fifo\n",
+               (unsigned long long)st->in_giants);
     cmd_printf(s, "    %llu packets output, %llu bytes, 0 underruns\n", (unsigned long long)st->out_pkts,
                (unsigned long long)st->out_bytes);
     cmd_printf(s, "      0 output errors, 0 collisions, 0 fifo\n"

@@ -24,7 +24,7 @@ struct ipport {
     bool told;             /* its link has been seen: `link` is the last one */
     uint8_t link;          /* enum ipnet_link, for ipnet_on_link */
     uint64_t tx_free_at;   /* the transmit serializer is busy until then */
-    uint64_t in_pkts, in_bytes, out_pkts, out_bytes, frag_drops;
+    uint64_t in_pkts, in_bytes, out_pkts, out_bytes, frag_drops, in_giants;
     struct ipnet_ip_stats ip_st;
     struct ipnet_arp arp[IPNET_ARP_MAX];
     int narp;
@@ -305,12 +305,18 @@ static void arrive(engine_t *e, void *arg)
     q->in_bytes += l2;
     ewma_add(&q->in_bits, now, l2 * 8.0, RATE_TAU_S);
     ewma_add(&q->in_frames, now, 1.0, RATE_TAU_S);
-    if (q->pipe)
+    if (q->pipe) {
         netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
-    else if (q->admin_up && q->has_ip && f->d->pkt.dst == q->ip)
-        host_receive(q, f, true);
-    else
+    } else if (f->ip_len > (q->mtu > 1500 ? q->mtu : 1500)) {
+        /* jumbo on one side only: a giant, lost. A port takes any standard
+         * frame whatever its MTU (which bounds what it sends), as NICs do */
+        q->in_giants++;
         frame_free(q->net, f);
+    } else if (q->admin_up && q->has_ip && f->d->pkt.dst == q->ip) {
+        host_receive(q, f, true);
+    } else {
+        frame_free(q->net, f);
+    }
 }
 
 static void pipe_deliver(void *ctx, netsim_pkt pkt)
@@ -520,7 +526,7 @@ void ipnet_port_clear(struct ipnet *net, int sw, int slot, int port)
     struct ipport *p = port_at(net, sw, slot, port);
     if (!p)
         return;
-    p->in_pkts = p->in_bytes = p->out_pkts = p->out_bytes = p->frag_drops = 0;
+    p->in_pkts = p->in_bytes = p->out_pkts = p->out_bytes = p->frag_drops = p->in_giants = 0;
     memset(&p->in_bits, 0, sizeof p->in_bits);
     memset(&p->in_frames, 0, sizeof p->in_frames);
     memset(&p->out_bits, 0, sizeof p->out_bits);
@@ -542,7 +548,8 @@ void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipne
                                     ewma_read(&p->in_bits, now, RATE_TAU_S),
                                     ewma_read(&p->in_frames, now, RATE_TAU_S),
                                     ewma_read(&p->out_bits, now, RATE_TAU_S),
-                                    ewma_read(&p->out_frames, now, RATE_TAU_S)};
+                                    ewma_read(&p->out_frames, now, RATE_TAU_S),
+                                    p->in_giants};
 }
 
 void ipnet_ip_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_ip_stats *st)

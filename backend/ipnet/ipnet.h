@@ -111,6 +111,7 @@ struct ipnet_port_stats {
     uint64_t frag_drops; /* datagrams larger than the MTU with DF set */
     /* 5-minute exponentially weighted rates, as `show interface` prints */
     uint64_t in_bps, in_fps, out_bps, out_fps;
+    uint64_t in_giants;  /* frames over the port's MTU, dropped as they arrive */
 };
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st);
 /* `clear counters`: the port's packets, bytes and rates start again. */

@@ -49,6 +49,7 @@ struct lab {
     struct ipnet *net;     /* the data plane the features' engine parts ride on */
     void **fstate;         /* each feature's engine state, in list order */
     bool dirty;            /* a command changed the store since the last reconcile */
+    bool settle;           /* ... and the engine must follow it as it commits (lab_settle) */
     sqlite3_int64 changes_at[8]; /* total_changes when each open savepoint began */
     sqlite3_int64 data_version;  /* of the file, when this process last looked */
     uint64_t reconciles;         /* reconcile runs so far */
@@ -637,8 +638,16 @@ bool lab_txn_end(struct lab *lab, bool commit)
         forget_undone(lab);
     }
     lab->txn_depth--;
-    return !commit || !lab->store_error[0];
+    bool ok = !commit || !lab->store_error[0];
+    if (lab->txn_depth == 0 && lab->settle) {
+        lab->settle = false;
+        if (commit && ok)
+            lab_reconcile(lab);
+    }
+    return ok;
 }
+
+void lab_settle(struct lab *lab) { lab->settle = true; }
 
 const char *lab_store_error(const struct lab *lab) { return lab->store_error; }
 

@@ -84,6 +84,11 @@ void lab_step_done(struct lab *lab, sqlite3_stmt *st);
 /* Runs the features' reconcile hooks when a committed command changed the
  * store since the last time. */
 void lab_reconcile(struct lab *lab);
+/* The running command's change is an edge the engine must see even if
+ * the next command undoes it at the same lab time (`shutdown` then `no
+ * shutdown` bounces a link): the lab reconciles as the command commits,
+ * not lazily when time next moves. */
+void lab_settle(struct lab *lab);
 /* Reconciles run so far (for tests and benchmarks). */
 uint64_t lab_reconcile_count(const struct lab *lab);
 /* The IP data plane, brought in line with the store first. */

@@ -176,6 +176,24 @@ START_TEST(changes_are_told_as_they_happen)
 }
 END_TEST
 
+/* shut / no shut of the interface, then of its source port, all at one
+ * instant: each bounce is seen, and the tunnel comes back. */
+START_TEST(bounces_at_one_instant_come_back)
+{
+    rig_apply(&r);
+    run_for(ENGINE_NS_PER_SEC);
+    r.conf[0].admin_up = false;
+    rig_apply(&r);
+    r.conf[0].admin_up = true;
+    rig_apply(&r);
+    source_admin(false);
+    source_admin(true);
+    run_for(10 * ENGINE_NS_PER_SEC);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING);
+    ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fcip_failures");
@@ -187,6 +205,7 @@ int main(void)
     tcase_add_test(tc, port_vsan_mismatch_isolates_both_ends);
     tcase_add_test(tc, both_passive_stay_not_connected);
     tcase_add_test(tc, changes_are_told_as_they_happen);
+    tcase_add_test(tc, bounces_at_one_instant_come_back);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
