@@ -86,8 +86,8 @@ void lab_step_done(struct lab *lab, sqlite3_stmt *st);
 void lab_reconcile(struct lab *lab);
 /* The running command's change is an edge the engine must see even if
  * the next command undoes it at the same lab time (`shutdown` then `no
- * shutdown` bounces a link): the lab reconciles as the command commits,
- * not lazily when time next moves. */
+ * shutdown` bounces a link): while the engine has anything scheduled, the
+ * lab reconciles as the command commits, not lazily when time moves. */
 void lab_settle(struct lab *lab);
 /* Reconciles run so far (for tests and benchmarks). */
 uint64_t lab_reconcile_count(const struct lab *lab);
