@@ -736,7 +736,12 @@ static void accept_syn(struct fcip_tunnel *t, uint16_t sport, const struct tcp_s
     } else if (ctl && ctl->established && !t->ep[1] && !t->connector) {
         slot = 1; /* the peer opens the data connection */
     } else if (ctl) {
+        /* the peer starts over: a link that was up goes down first, and
+         * says why (its FIN came first when it shut gracefully) */
+        enum fcip_cause why = tcp_state_get(ctl->c) == TCP_CLOSING ? FCIP_CAUSE_PEER_CLOSE : FCIP_CAUSE_PEER_RESET;
         tunnel_reset(t);
+        if (t->state >= FCIP_ISOLATED)
+            set_state(t, FCIP_DOWN, why);
     }
     if (t->retry)
         engine_cancel(t->fe->e, t->retry);
