@@ -31,4 +31,25 @@ static inline uint64_t ewma_read(const struct ewma *w, uint64_t now, double tau_
     return (uint64_t)llround((w->rate + w->pending / tau_s) * exp(-(double)(now - w->at) / 1e9 / tau_s));
 }
 
+/* One direction of a port's `5 minutes` rate: its bits and its frames. */
+struct ewma_rate {
+    struct ewma bits, frames;
+};
+
+static inline void ewma_rate_add(struct ewma_rate *r, uint64_t now, double bytes)
+{
+    ewma_add(&r->bits, now, bytes * 8.0, EWMA_5MIN_TAU_S);
+    ewma_add(&r->frames, now, 1.0, EWMA_5MIN_TAU_S);
+}
+
+static inline uint64_t ewma_rate_bps(const struct ewma_rate *r, uint64_t now)
+{
+    return ewma_read(&r->bits, now, EWMA_5MIN_TAU_S);
+}
+
+static inline uint64_t ewma_rate_fps(const struct ewma_rate *r, uint64_t now)
+{
+    return ewma_read(&r->frames, now, EWMA_5MIN_TAU_S);
+}
+
 #endif

@@ -441,25 +441,25 @@ int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* A tunnel not running (shut, feature just enabled) has nothing to clear. */
+static void clear_one(struct session *s, int id)
+{
+    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, id);
+    if (t)
+        fcip_tunnel_clear_counters(t);
+}
+
 int fcip_clear_counters(struct session *s, const struct cmd_args *a)
 {
     int id = (int)arg_num(a, "id", 0);
     struct fcip_if_conf ic;
     if (!fcip_if_get(s->lab, s->sw, id, &ic))
         return cmd_error(s, "%% Interface fcip%d does not exist", id);
-    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, id);
-    if (t)
-        fcip_tunnel_clear_counters(t);
+    clear_one(s, id);
     return 0;
 }
 
-static void clear_each(void *ctx, const struct fcip_if_conf *ic)
-{
-    struct session *s = ctx;
-    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, ic->id);
-    if (t)
-        fcip_tunnel_clear_counters(t);
-}
+static void clear_each(void *ctx, const struct fcip_if_conf *ic) { clear_one(ctx, ic->id); }
 
 void fcip_clear_all_counters(struct session *s)
 {

@@ -70,7 +70,7 @@ struct fcip_tunnel {
     } wa[FCIP_WA_MAX];
     int nwa;
     struct fcip_status st; /* counters and last change */
-    struct ewma in_bits, in_frames, out_bits, out_frames;
+    struct ewma_rate in_rate, out_rate; /* FC frames, `5 minutes` */
 };
 
 struct fcip_engine {
@@ -456,8 +456,7 @@ static void drain(struct endpoint *ep)
         ep->queued -= f->carrier_len;
         t->st.frames_out++;
         t->st.bytes_out += fc_frame_bytes(f);
-        ewma_add(&t->out_bits, tnow, fc_frame_bytes(f) * 8.0, EWMA_5MIN_TAU_S);
-        ewma_add(&t->out_frames, tnow, 1.0, EWMA_5MIN_TAU_S);
+        ewma_rate_add(&t->out_rate, tnow, fc_frame_bytes(f));
         if (f->class_f) {
             t->st.cf_frames_out++;
             t->st.cf_bytes_out += fc_frame_bytes(f);
@@ -676,8 +675,7 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
 {
     t->st.frames_in++;
     t->st.bytes_in += fc_frame_bytes(f);
-    ewma_add(&t->in_bits, now(t->fe), fc_frame_bytes(f) * 8.0, EWMA_5MIN_TAU_S);
-    ewma_add(&t->in_frames, now(t->fe), 1.0, EWMA_5MIN_TAU_S);
+    ewma_rate_add(&t->in_rate, now(t->fe), fc_frame_bytes(f));
     if (f->class_f) {
         t->st.cf_frames_in++;
         t->st.cf_bytes_in += fc_frame_bytes(f);
@@ -897,7 +895,7 @@ void fcip_tunnel_apply(struct fcip_engine *fe, const struct fcip_tunnel_conf *c)
     }
     t->seen = true;
     if (t->conf.admin_up && !c->admin_up) { /* shut: FINs, not RSTs */
-        isl_down(t);
+        isl_down(t); /* the fabric lets go first, then the FINs leave */
         for (int i = 0; i < 2; i++)
             if (t->ep[i])
                 close_gently(t->ep[i]);
@@ -933,10 +931,10 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
     st->state = t->state;
     st->cause = t->cause;
     uint64_t tnow = now(t->fe);
-    st->in_bps = ewma_read(&t->in_bits, tnow, EWMA_5MIN_TAU_S);
-    st->in_fps = ewma_read(&t->in_frames, tnow, EWMA_5MIN_TAU_S);
-    st->out_bps = ewma_read(&t->out_bits, tnow, EWMA_5MIN_TAU_S);
-    st->out_fps = ewma_read(&t->out_frames, tnow, EWMA_5MIN_TAU_S);
+    st->in_bps = ewma_rate_bps(&t->in_rate, tnow);
+    st->in_fps = ewma_rate_fps(&t->in_rate, tnow);
+    st->out_bps = ewma_rate_bps(&t->out_rate, tnow);
+    st->out_fps = ewma_rate_fps(&t->out_rate, tnow);
     st->up = t->up;
     st->nconn_up = 0;
     for (int i = 0; i < 2; i++) {
@@ -964,8 +962,6 @@ void fcip_tunnel_clear_counters(struct fcip_tunnel *t)
     t->st.peer_sw = peer;
     t->st.isolated = isolated;
     t->st.write_acc_active = wa;
-    memset(&t->in_bits, 0, sizeof t->in_bits);
-    memset(&t->in_frames, 0, sizeof t->in_frames);
-    memset(&t->out_bits, 0, sizeof t->out_bits);
-    memset(&t->out_frames, 0, sizeof t->out_frames);
+    memset(&t->in_rate, 0, sizeof t->in_rate);
+    memset(&t->out_rate, 0, sizeof t->out_rate);
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 enum { SLOTS = 14, PORTS = 9 }; /* slots 1..13, ports 1..8 */
-#define RATE_TAU_S EWMA_5MIN_TAU_S
 
 
 struct ipport {
@@ -28,7 +27,7 @@ struct ipport {
     struct ipnet_ip_stats ip_st;
     struct ipnet_arp arp[IPNET_ARP_MAX];
     int narp;
-    struct ewma in_bits, in_frames, out_bits, out_frames;
+    struct ewma_rate in_rate, out_rate;
 };
 
 /* A datagram on its way: shared by its fragments, freed with the last.
@@ -199,8 +198,7 @@ static void port_send(struct ipport *p, struct frame *f)
     p->tx_free_at = start + (uint64_t)l2 * 8u * 1000000000u / IPNET_LINE_RATE_BPS;
     p->out_pkts++;
     p->out_bytes += l2;
-    ewma_add(&p->out_bits, now, l2 * 8.0, RATE_TAU_S);
-    ewma_add(&p->out_frames, now, 1.0, RATE_TAU_S);
+    ewma_rate_add(&p->out_rate, now, l2);
     f->at = p->peer;
     engine_at(p->net->e, p->tx_free_at + IPNET_CABLE_DELAY_NS, arrive, f);
 }
@@ -303,8 +301,7 @@ static void arrive(engine_t *e, void *arg)
     }
     q->in_pkts++;
     q->in_bytes += l2;
-    ewma_add(&q->in_bits, now, l2 * 8.0, RATE_TAU_S);
-    ewma_add(&q->in_frames, now, 1.0, RATE_TAU_S);
+    ewma_rate_add(&q->in_rate, now, l2);
     if (q->pipe) {
         netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
     } else if (f->ip_len > (q->mtu > 1500 ? q->mtu : 1500)) {
@@ -335,14 +332,14 @@ static void pipe_drop(void *ctx, netsim_pkt pkt, netsim_drop_cause cause)
     frame_free(in->net, pkt.user);
 }
 
-/* The up, unbridged port of the switch that owns ip, or whose subnet holds
- * it when `subnet`. */
-static struct ipport *find_port(struct ipnet *net, int sw, uint32_t ip, bool subnet)
+/* The unbridged port of the switch that owns ip, or whose subnet holds
+ * it when `subnet`; an up one only when `up`. */
+static struct ipport *port_with(struct ipnet *net, int sw, uint32_t ip, bool subnet, bool up)
 {
     for (int slot = 1; slot < SLOTS; slot++)
         for (int port = 1; port < PORTS; port++) {
             struct ipport *p = port_at(net, sw, slot, port);
-            if (!p || !p->has_ip || p->bridge || !port_up(p))
+            if (!p || !p->has_ip || p->bridge || (up && !port_up(p)))
                 continue;
             if (subnet ? (p->ip & p->mask) == (ip & p->mask) : p->ip == ip)
                 return p;
@@ -350,19 +347,19 @@ static struct ipport *find_port(struct ipnet *net, int sw, uint32_t ip, bool sub
     return NULL;
 }
 
+static struct ipport *find_port(struct ipnet *net, int sw, uint32_t ip, bool subnet)
+{
+    return port_with(net, sw, ip, subnet, true);
+}
+
 bool ipnet_owns(struct ipnet *net, int sw, uint32_t ip) { return find_port(net, sw, ip, false) != NULL; }
 
 bool ipnet_addr_link(struct ipnet *net, int sw, uint32_t ip, enum ipnet_link *link)
 {
-    for (int slot = 1; slot < SLOTS; slot++)
-        for (int port = 1; port < PORTS; port++) {
-            struct ipport *p = port_at(net, sw, slot, port);
-            if (p && p->has_ip && !p->bridge && p->ip == ip) {
-                *link = ipnet_link_state(net, sw, slot, port);
-                return true;
-            }
-        }
-    return false;
+    struct ipport *p = port_with(net, sw, ip, false, false);
+    if (p)
+        *link = ipnet_link_state(net, sw, p->slot, p->port);
+    return p != NULL;
 }
 
 uint32_t ipnet_route_mtu(struct ipnet *net, int sw, uint32_t dst)
@@ -527,10 +524,8 @@ void ipnet_port_clear(struct ipnet *net, int sw, int slot, int port)
     if (!p)
         return;
     p->in_pkts = p->in_bytes = p->out_pkts = p->out_bytes = p->frag_drops = p->in_giants = 0;
-    memset(&p->in_bits, 0, sizeof p->in_bits);
-    memset(&p->in_frames, 0, sizeof p->in_frames);
-    memset(&p->out_bits, 0, sizeof p->out_bits);
-    memset(&p->out_frames, 0, sizeof p->out_frames);
+    memset(&p->in_rate, 0, sizeof p->in_rate);
+    memset(&p->out_rate, 0, sizeof p->out_rate);
 }
 
 void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipnet_port_stats *st)
@@ -545,10 +540,10 @@ void ipnet_port_stats(struct ipnet *net, int sw, int slot, int port, struct ipne
                                     p->out_pkts,
                                     p->out_bytes,
                                     p->frag_drops,
-                                    ewma_read(&p->in_bits, now, RATE_TAU_S),
-                                    ewma_read(&p->in_frames, now, RATE_TAU_S),
-                                    ewma_read(&p->out_bits, now, RATE_TAU_S),
-                                    ewma_read(&p->out_frames, now, RATE_TAU_S),
+                                    ewma_rate_bps(&p->in_rate, now),
+                                    ewma_rate_fps(&p->in_rate, now),
+                                    ewma_rate_bps(&p->out_rate, now),
+                                    ewma_rate_fps(&p->out_rate, now),
                                     p->in_giants};
 }
 

@@ -132,17 +132,27 @@ static void note_store_health(struct lab *lab, bool ok, const char *why)
                 why);
 }
 
-static void refuse(struct lab *lab, int rc)
+/* The refusal's words into buf, and the operator told when the disk
+ * (not another process) is the cause. */
+static void refusal(struct lab *lab, int rc, char *buf, size_t n)
 {
     const char *what = "Lab database error"; /* a constraint: a bug the tests catch */
     for (size_t i = 0; i < sizeof store_refusals / sizeof store_refusals[0]; i++)
         if ((rc & 0xff) == store_refusals[i].rc)
             what = store_refusals[i].what;
     assert(strcmp(what, "Lab database error") != 0);
-    if (!lab->store_error[0])
-        snprintf(lab->store_error, sizeof lab->store_error, "%s, nothing changed: %s", what, sqlite3_errmsg(lab->db));
+    snprintf(buf, n, "%s, nothing changed: %s", what, sqlite3_errmsg(lab->db));
     if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
         note_store_health(lab, false, sqlite3_errmsg(lab->db));
+}
+
+/* The running command fails with the first refusal it met. */
+static void refuse(struct lab *lab, int rc)
+{
+    char why[sizeof lab->store_error];
+    refusal(lab, rc, why, sizeof why);
+    if (!lab->store_error[0])
+        snprintf(lab->store_error, sizeof lab->store_error, "%s", why);
 }
 
 void lab_step_done(struct lab *lab, sqlite3_stmt *st)
@@ -516,10 +526,7 @@ static bool batch_close(struct lab *lab)
         note_store_health(lab, true, NULL);
         return true;
     }
-    lab->store_error[0] = '\0';
-    refuse(lab, rc);
-    snprintf(lab->batch.error, sizeof lab->batch.error, "%s", lab->store_error);
-    lab->store_error[0] = '\0';
+    refusal(lab, rc, lab->batch.error, sizeof lab->batch.error);
     if (!sqlite3_get_autocommit(lab->db))
         sqlite3_exec(lab->db, "ROLLBACK", NULL, NULL, NULL);
     lab->batch.lost = true;
