@@ -5,6 +5,7 @@
 #include "labcmd.h"
 #include "owner.h"
 #include "attach.h"
+#include "slurp.h"
 #include "lab/lab.h"
 #include "feature.h"
 #include "session.h"
@@ -128,29 +129,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
      * the switch prints) without --follow-prompts. */
     o->replay.follow_prompts = follow == 1 || (follow == -1 && !o->replay.verify);
     return optind;
-}
-
-/* Reads a whole (small) file; NULL with errno set on failure. */
-/* A lab file is at most 1 MiB (backend/lab/topology.c says so with its
- * size): a larger one (/dev/zero) is read no further than past that. */
-#define SLURP_MAX ((size_t)2 << 20)
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    do {
-        if (cap - n < 4096 && !(buf = realloc(buf, cap = cap * 2 + 4096)))
-            abort();
-        got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-    } while (got > 0 && n <= SLURP_MAX);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
 }
 
 /* `lab create FILE`: before any lab is opened, so no default lab is made;
