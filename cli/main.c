@@ -6,6 +6,7 @@
 #include "owner.h"
 #include "attach.h"
 #include "slurp.h"
+#include "class/class.h"
 #include "lab/lab.h"
 #include "feature.h"
 #include "session.h"
@@ -41,6 +42,15 @@ static const char usage[] =
     "        [--idle-timeout SEC] serve every switch: telnet and SSH on BASE + switch\n"
     "                             index (defaults 2323, 2222; 0: free ports the system\n"
     "                             picks), on 127.0.0.1 unless told\n"
+    "  class create DIR --lab FILE --students N [--telnet-port BASE] [--ssh-port BASE]\n"
+    "                             a class: N student labs made from the lab FILE, each\n"
+    "                             student's user and password on their switches, the\n"
+    "                             roster (DIR/roster.csv: switches, ports, passwords)\n"
+    "  class serve DIR [--bind ADDR] [--speed N] [--idle-timeout SEC]\n"
+    "                             serve every student's lab on the roster's ports\n"
+    "  class stop DIR             stop the class's `class serve`\n"
+    "  class reset DIR STUDENT    a student's lab (--switch: that switch) back to where\n"
+    "                             it starts\n"
     "  commands                   print the command reference (Markdown)\n"
     "\n"
     "  --version      print mdsim's version and the NX-OS release it emulates\n"
@@ -54,13 +64,19 @@ struct opts {
     const char *sw;
     struct replay_opts replay;
     struct serve_opts serve;
+    const char *lab_file; /* class create --lab */
+    int students;         /* class create --students */
 };
 
 /* MDSIM_VERSION comes from project(... VERSION) in CMakeLists.txt, its one
- * definition; the persona is the release `show version` prints. */
+ * definition, mdsim_commit from the build (cmake/commit.cmake); the
+ * persona is the release `show version` prints. */
+extern const char mdsim_commit[];
+
 static void print_version(void)
 {
-    printf("mdsim %s\nemulates a Cisco MDS 9000 switch running NX-OS %s\n", MDSIM_VERSION, SYSTEM_RELEASE);
+    printf("mdsim %s (commit %s)\nemulates a Cisco MDS 9000 switch running NX-OS %s\n", MDSIM_VERSION, mdsim_commit,
+           SYSTEM_RELEASE);
 }
 
 static int usage_error(const char *msg)
@@ -92,7 +108,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"ssh-port", required_argument, NULL, 'S'}, {"speed", required_argument, NULL, 'V'},
         {"idle-timeout", required_argument, NULL, 'I'}, {"follow-prompts", no_argument, NULL, 'F'},
         {"strict-prompts", no_argument, NULL, 'P'}, {"pace", required_argument, NULL, 'p'},
-        {"version", no_argument, NULL, 'W'},    {NULL, 0, NULL, 0},
+        {"version", no_argument, NULL, 'W'},    {"lab", required_argument, NULL, 'L'},
+        {"students", required_argument, NULL, 'N'}, {NULL, 0, NULL, 0},
     };
     int c;
     lab_default_path(o->db, sizeof o->db);
@@ -110,6 +127,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'p': if (!num_opt(optarg, 0, REPLAY_PACE_MAX_S, &o->replay.pace_s)) return -1; break;
         case 'h': fputs(usage, stdout); exit(0);
         case 'W': print_version(); exit(0);
+        case 'L': o->lab_file = optarg; break;
+        case 'N': if (!num_opt(optarg, 1, CLASS_STUDENTS_MAX, &o->students)) return -1; break;
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
         case 'S': if (!num_opt(optarg, 0, 65535, &o->serve.ssh_base)) return -1; break;
@@ -268,6 +287,10 @@ int main(int argc, char **argv)
         return cmdref_print(stdout);
     if (argc >= 2 && strcmp(argv[0], "lab") == 0 && strcmp(argv[1], "create") == 0)
         return argc == 3 ? lab_create(&o, argv[2]) : usage_error("lab create needs one FILE");
+    if (argc >= 1 && strcmp(argv[0], "class") == 0) {
+        struct class_opts co = {.lab_file = o.lab_file, .students = o.students, .sw = o.sw, .serve = o.serve};
+        return class_main(argc, argv, &co);
+    }
     char err[4400];
     struct labown lo;
     struct attach_owner ow;

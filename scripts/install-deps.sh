@@ -5,9 +5,11 @@ set -e
 # openssh-client and sshpass (SSH sessions), tmux (the console on a real
 # terminal), sqlite3 (foreign and busy lab files), time (bench/), ansible
 # with paramiko and netmiko (automation clients against `mdsim serve`),
-# libclang-rt-14-dev (libFuzzer: tests/fuzz, test_fuzz_smoke.sh).
+# libclang-rt-14-dev (libFuzzer: tests/fuzz, test_fuzz_smoke.sh), expect
+# and telnet (a real telnet client logs in to a class: test_class.sh).
 PKGS="cmake make gcc clang pkg-config libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev libpcre2-dev
- openssh-client sshpass tmux sqlite3 time coreutils ansible python3-paramiko python3-netmiko libclang-rt-14-dev"
+ openssh-client sshpass tmux sqlite3 time coreutils ansible python3-paramiko python3-netmiko libclang-rt-14-dev
+ expect telnet"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
