@@ -23,8 +23,8 @@ struct ssh_module {
 /* What the module exports: its one symbol. */
 extern const struct ssh_module mdsim_ssh_module;
 
-/* Loads the module from the directory of the running program; NULL with
- * a message in err when it cannot. */
+/* Loads the module from beside the running program, else from where it is
+ * installed (cli/ssh_load.c); NULL with a message in err when it cannot. */
 const struct ssh_module *ssh_module_load(char *err, size_t n);
 
 #endif
