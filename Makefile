@@ -3,7 +3,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test test-asan docs bench demo clean
+.PHONY: all deps build run test test-asan docs bench demo deb clean
 
 all: build
 
@@ -37,6 +37,12 @@ demo: build
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
 	@for b in bench/*.sh; do echo "== $$b"; $$b $(BUILD)/mdsim; done
+
+# The Debian package, in $(BUILD)/ (docs/packaging.md); built in a
+# directory of its own, configured for /usr, so the build above keeps its
+# install prefix.
+deb: deps
+	@scripts/build-deb.sh $(BUILD)/deb $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

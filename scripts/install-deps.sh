@@ -7,9 +7,13 @@ set -e
 # with paramiko and netmiko (automation clients against `mdsim serve`),
 # libclang-rt-14-dev (libFuzzer: tests/fuzz, test_fuzz_smoke.sh), expect
 # and telnet (a real telnet client logs in to a class: test_class.sh).
+# Packaging (docs/packaging.md, test_deb.sh): scdoc (the man pages),
+# dpkg-dev (dpkg-shlibdeps, dpkg-buildflags) and file (CPack's ELF
+# detection) build the .deb, lintian checks it; git gives the commit
+# `mdsim --version` names. No fakeroot: CPack makes root the owner itself.
 PKGS="cmake make gcc clang pkg-config libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev libpcre2-dev
  openssh-client sshpass tmux sqlite3 time coreutils ansible python3-paramiko python3-netmiko libclang-rt-14-dev
- expect telnet"
+ expect telnet scdoc dpkg-dev file lintian git"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
