@@ -180,6 +180,19 @@ void match_result_free(struct match_result *r)
     r->args.v = NULL;
 }
 
+void match_error_text(enum match_status st, long lo, long hi, char *buf, size_t n)
+{
+    static const char *const msg[] = {
+        [MATCH_INVALID] = "% Invalid command at '^' marker.",
+        [MATCH_INCOMPLETE] = "% Incomplete command at '^' marker.",
+        [MATCH_AMBIGUOUS] = "% Ambiguous command at '^' marker.",
+    };
+    if (st == MATCH_RANGE)
+        snprintf(buf, n, "%% Invalid number, range is (%ld:%ld)", lo, hi);
+    else
+        snprintf(buf, n, "%s", st == MATCH_OK ? "" : msg[st]);
+}
+
 static void help_push(struct help_list *h, struct help_item it)
 {
     if (h->n == h->cap) {

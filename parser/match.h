@@ -41,6 +41,8 @@ struct match_result {
 enum match_status match_line(const struct match_env *e, const struct words *w,
                              struct match_result *r);
 void match_result_free(struct match_result *r);
+/* The `%` line the switch prints for a line that did not match. */
+void match_error_text(enum match_status st, long lo, long hi, char *buf, size_t n);
 
 struct help_item {
     const char *word; /* keyword, a variable's display form, or a value */

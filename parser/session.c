@@ -170,16 +170,8 @@ static void report(struct session *s, enum match_status st, size_t col0, const c
                    size_t off, long lo, long hi)
 {
     size_t col = col0 + text_columns(line, off) + 1;
-    static const char *const msg[] = {
-        [MATCH_INVALID] = "% Invalid command at '^' marker.",
-        [MATCH_INCOMPLETE] = "% Incomplete command at '^' marker.",
-        [MATCH_AMBIGUOUS] = "% Ambiguous command at '^' marker.",
-    };
     sb_printf(&s->out, "%*s^\n", (int)col, "");
-    if (st == MATCH_RANGE)
-        snprintf(s->last_error, sizeof s->last_error, "%% Invalid number, range is (%ld:%ld)", lo, hi);
-    else
-        snprintf(s->last_error, sizeof s->last_error, "%s", msg[st]);
+    match_error_text(st, lo, hi, s->last_error, sizeof s->last_error);
     sb_printf(&s->out, "%s\n", s->last_error);
 }
 
