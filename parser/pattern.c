@@ -252,10 +252,19 @@ struct pattern *pattern_compile(const char *re, enum pattern_syntax syntax, int 
     return p;
 }
 
-int pattern_match(struct pattern *p, const char *line, size_t n)
+int pattern_find(struct pattern *p, const char *line, size_t n, size_t *start, size_t *end)
 {
     int rc = pcre2_match(p->code, (PCRE2_SPTR)line, n, 0, 0, p->md, p->mc);
-    if (rc >= 0)
-        return 1;
-    return rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+    if (rc < 0)
+        return rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(p->md);
+    *start = ov[0];
+    *end = ov[1];
+    return 1;
+}
+
+int pattern_match(struct pattern *p, const char *line, size_t n)
+{
+    size_t start, end;
+    return pattern_find(p, line, n, &start, &end);
 }

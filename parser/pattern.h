@@ -30,6 +30,8 @@ struct pattern *pattern_compile(const char *re, enum pattern_syntax syntax, int 
 /* 1 when the line (n bytes, no newline) matches, 0 when not, -1 when the
  * match ran into a limit (the pattern is too costly for this line). */
 int pattern_match(struct pattern *p, const char *line, size_t n);
+/* The same, and where the first match is: bytes [*start, *end) of line. */
+int pattern_find(struct pattern *p, const char *line, size_t n, size_t *start, size_t *end);
 void pattern_free(struct pattern *p);
 
 #endif
