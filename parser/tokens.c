@@ -142,19 +142,76 @@ static enum level m_word(const struct gtoken *t, const struct word *w, struct va
     return L_WORD;
 }
 
+static void c_keyword(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    (void)a;
+    sb_puts(out, t->text); /* as the grammar spells it, whatever was typed */
+}
+
+static void c_num(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    (void)t;
+    sb_printf(out, "%ld", a->num); /* `010` is 10 */
+}
+
+static void c_ipv4(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    (void)t;
+    sb_printf(out, "%u.%u.%u.%u", a->ip >> 24, (a->ip >> 16) & 255, (a->ip >> 8) & 255, a->ip & 255);
+}
+
+static void c_wwn(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    (void)t;
+    for (int i = 0; i < 8; i++)
+        sb_printf(out, i ? ":%02x" : "%02x", a->wwn[i]);
+}
+
+static void c_slotport(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    (void)t;
+    sb_printf(out, "%d/%d", a->slot, a->port);
+}
+
+static void c_time(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    (void)t;
+    sb_printf(out, "%02ld:%02ld:%02ld", a->num / 3600, a->num / 60 % 60, a->num % 60);
+}
+
+static void range_out(void *ctx, long first, long last)
+{
+    sb_printf(ctx, first == last ? "%ld," : "%ld-%ld,", first, last);
+}
+
+static void c_rangelist(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    size_t at = out->len;
+    arg_rangelist_each(a->str, strlen(a->str), t->lo, t->hi, NULL, range_out, out);
+    if (out->len > at)
+        sb_truncate(out, out->len - 1); /* the last comma */
+}
+
+/* Names and passwords are case-sensitive on the switch: kept as typed. */
+static void c_text(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    (void)t;
+    sb_puts(out, a->str);
+}
+
 #define DIGITS "0123456789"
 
 static const struct tok_kind_def kinds[] = {
-    [TOK_KEYWORD] = {NULL, NULL, NULL, NULL, m_keyword},
-    [TOK_INT] = {NULL, "Number", NULL, DIGITS, m_int},
-    [TOK_RANGELIST] = {NULL, "Range list", NULL, DIGITS "-,", m_rangelist},
-    [TOK_IPV4] = {"ipv4", "IP address", "A.B.C.D", DIGITS ".", m_ipv4},
-    [TOK_NETMASK] = {"netmask", "Subnet mask", "A.B.C.D", DIGITS ".", m_netmask},
-    [TOK_WWN] = {"wwn", "WWN in hh:hh:hh:hh:hh:hh:hh:hh format", "WORD", DIGITS "abcdefABCDEF:", m_wwn},
-    [TOK_SLOTPORT] = {"slot/port", "Slot/port", "<slot/port>", DIGITS "/", m_slotport},
-    [TOK_TIME] = {"hh:mm:ss", "Time of day (hh:mm:ss)", "HH:MM:SS", DIGITS ":", m_time},
-    [TOK_WORD] = {"word", "Name", "WORD", NULL, m_word},
-    [TOK_LINE] = {"line", "Text", "LINE", NULL, m_word},
+    [TOK_KEYWORD] = {NULL, NULL, NULL, NULL, m_keyword, c_keyword},
+    [TOK_INT] = {NULL, "Number", NULL, DIGITS, m_int, c_num},
+    [TOK_RANGELIST] = {NULL, "Range list", NULL, DIGITS "-,", m_rangelist, c_rangelist},
+    [TOK_IPV4] = {"ipv4", "IP address", "A.B.C.D", DIGITS ".", m_ipv4, c_ipv4},
+    [TOK_NETMASK] = {"netmask", "Subnet mask", "A.B.C.D", DIGITS ".", m_netmask, c_ipv4},
+    [TOK_WWN] = {"wwn", "WWN in hh:hh:hh:hh:hh:hh:hh:hh format", "WORD", DIGITS "abcdefABCDEF:", m_wwn, c_wwn},
+    [TOK_SLOTPORT] = {"slot/port", "Slot/port", "<slot/port>", DIGITS "/", m_slotport, c_slotport},
+    [TOK_TIME] = {"hh:mm:ss", "Time of day (hh:mm:ss)", "HH:MM:SS", DIGITS ":", m_time, c_time},
+    [TOK_WORD] = {"word", "Name", "WORD", NULL, m_word, c_text},
+    [TOK_LINE] = {"line", "Text", "LINE", NULL, m_word, c_text},
 };
 _Static_assert(sizeof kinds / sizeof kinds[0] == TOK_KIND_COUNT, "every token kind has its entry");
 
@@ -176,6 +233,11 @@ bool tok_kind_named(const char *type, size_t n, enum tok_kind *out)
 enum level match_token(const struct gtoken *t, const struct word *w, struct value *v)
 {
     return kinds[t->kind].match(t, w, v);
+}
+
+void tok_canon(strbuf *out, const struct gtoken *t, const struct cmd_arg *a)
+{
+    kinds[t->kind].canon(out, t, a);
 }
 
 bool tok_accepts_prefix(const struct gtoken *t, const char *p, size_t n)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "grammar.h"
 #include "lex.h"
+#include "strbuf.h"
 
 /* How well a word matches a token; higher wins when several commands could
  * take the word (a keyword typed in full beats one typed as a prefix, which
@@ -31,12 +32,16 @@ struct tok_kind_def {
     const char *shown; /* how `?` shows the variable; NULL: <lo-hi> */
     const char *chars; /* what a value being typed may hold; NULL: anything */
     enum level (*match)(const struct gtoken *t, const struct word *w, struct value *v);
+    /* Writes a matched value in canonical form (parser/canon.c): as the
+     * parser read it, so that two spellings of one value are one text. */
+    void (*canon)(strbuf *out, const struct gtoken *t, const struct cmd_arg *a);
 };
 
 const struct tok_kind_def *tok_kind(enum tok_kind k);
 /* The kind whose syntax type is TYPE[0..n), or false. */
 bool tok_kind_named(const char *type, size_t n, enum tok_kind *out);
 enum level match_token(const struct gtoken *t, const struct word *w, struct value *v);
+void tok_canon(strbuf *out, const struct gtoken *t, const struct cmd_arg *a);
 /* Could the partial word p[0..n) still become a value of this variable? */
 bool tok_accepts_prefix(const struct gtoken *t, const char *p, size_t n);
 
