@@ -369,22 +369,17 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
 
 struct lab *lab_copy(struct lab *src, char *err, size_t errlen)
 {
-    sqlite3 *db;
-    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-        sqlite3_close(db);
+    sqlite3 *db = store_copy(src->db, err, errlen);
+    return db ? lab_new(db) : NULL;
+}
+
+struct lab *lab_snapshot(const char *path, char *err, size_t errlen)
+{
+    sqlite3 *db = store_snapshot(path, err, errlen);
+    if (!db)
         return NULL;
-    }
-    sqlite3_backup *b = sqlite3_backup_init(db, "main", src->db, "main");
-    int rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(db);
-    if (b)
-        sqlite3_backup_finish(b);
-    if (rc != SQLITE_DONE) {
-        snprintf(err, errlen, "%s", sqlite3_errstr(rc));
-        sqlite3_close(db);
-        return NULL;
-    }
-    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+    session_use_commands(command_tables());
+    session_use_host(&session_host);
     return lab_new(db);
 }
 

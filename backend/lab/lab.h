@@ -21,6 +21,9 @@ struct lab *lab_open(const char *path, char *err, size_t errlen);
 /* A private copy of the lab's store in memory, with an engine of its own
  * at time 0 (replay --check). The caller holds src's lock. */
 struct lab *lab_copy(struct lab *src, char *err, size_t errlen);
+/* The same from the lab file, taken without disturbing whoever owns it
+ * and without writing to it (store_snapshot): mdsim check. */
+struct lab *lab_snapshot(const char *path, char *err, size_t errlen);
 void lab_close(struct lab *lab);
 
 int lab_switch_count(const struct lab *lab);

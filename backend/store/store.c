@@ -180,6 +180,63 @@ sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen)
     return db;
 }
 
+sqlite3 *store_copy(sqlite3 *src, char *err, size_t errlen)
+{
+    sqlite3 *db;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_backup *b = sqlite3_backup_init(db, "main", src, "main");
+    int rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(db);
+    if (b)
+        sqlite3_backup_finish(b);
+    if (rc != SQLITE_DONE) {
+        snprintf(err, errlen, "%s", sqlite3_errstr(rc));
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+    return db;
+}
+
+/* The lab file opened read-only, when it is an mdsim lab this mdsim knows. */
+static bool open_readonly(const char *path, sqlite3 **db, long long *version, char *err, size_t n)
+{
+    if (access(path, F_OK) != 0) {
+        snprintf(err, n, "cannot open %s: %s", path, strerror(errno));
+        return false;
+    }
+    if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        snprintf(err, n, "cannot open %s: %s", path, *db ? sqlite3_errmsg(*db) : strerror(errno));
+        return false;
+    }
+    if (!check_identity(*db, path, version, err, n))
+        return false;
+    if (*version <= 0)
+        snprintf(err, n, "%s is not an mdsim lab (it is empty)", path);
+    return *version > 0;
+}
+
+/* In WAL mode a reader takes no lock a writer waits for: the owner's
+ * commands go on while the backup reads, and the copy is one snapshot. */
+sqlite3 *store_snapshot(const char *path, char *err, size_t errlen)
+{
+    sqlite3 *src = NULL, *copy = NULL;
+    long long version = 0;
+    if (open_readonly(path, &src, &version, err, errlen)) {
+        sqlite3_busy_timeout(src, 5000);
+        copy = store_copy(src, err, errlen);
+    }
+    sqlite3_close(src);
+    if (copy && !migrate(copy, version, err, errlen)) {
+        sqlite3_close(copy);
+        copy = NULL;
+    }
+    return copy;
+}
+
 /* Statements keyed by the address of their static SQL text. Those handed
  * out since the last stmt_cache_reset_all are listed in `out`: only they
  * can be left on a row. */

@@ -15,6 +15,14 @@ sqlite3 *store_open(const char *path, bool *created, char *err, size_t errlen);
  * lab's owner instead of opening it. */
 bool store_check_private(const char *path, char *err, size_t errlen);
 
+/* A copy of an open store in memory, taken in one read transaction. */
+sqlite3 *store_copy(sqlite3 *src, char *err, size_t errlen);
+/* A consistent copy in memory of the lab file at path, its schema brought
+ * up to date in the copy: the file is opened read-only, so not a byte of
+ * it is written, and read without any lock of mdsim's, so a lab that
+ * another process owns (serves) can be copied while it runs. */
+sqlite3 *store_snapshot(const char *path, char *err, size_t errlen);
+
 struct stmt_cache;
 struct stmt_cache *stmt_cache_new(sqlite3 *db);
 void stmt_cache_free(struct stmt_cache *c);
