@@ -3,6 +3,7 @@
 #include "serve.h"
 #include "cmdref.h"
 #include "labcmd.h"
+#include "checkcmd.h"
 #include "owner.h"
 #include "attach.h"
 #include "slurp.h"
@@ -51,6 +52,10 @@ static const char usage[] =
     "  class stop DIR             stop the class's `class serve`\n"
     "  class reset DIR STUDENT    a student's lab (--switch: that switch) back to where\n"
     "                             it starts\n"
+    "  check CHECKFILE [--db LAB | --class DIR] [--json FILE] [--csv FILE]\n"
+    "                             check a student's lab, or every lab of a class,\n"
+    "                             against CHECKFILE: a line per item per student\n"
+    "                             (options after `check`; docs/check.md)\n"
     "  commands                   print the command reference (Markdown)\n"
     "\n"
     "  --version      print mdsim's version and the NX-OS release it emulates\n"
@@ -276,6 +281,8 @@ static int run_owner(struct labown *lo, struct opts *o, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "check") == 0) /* options of its own; it owns no lab */
+        return check_main(argc - 1, argv + 1);
     struct opts o = {0};
     int first = parse_opts(argc, argv, &o);
     if (first < 0)
