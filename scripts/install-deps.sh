@@ -14,6 +14,15 @@ set -e
 PKGS="cmake make gcc clang pkg-config libsqlite3-dev check libssh-dev libcrypt-dev zlib1g-dev libpcre2-dev
  openssh-client sshpass tmux sqlite3 time coreutils ansible python3-paramiko python3-netmiko libclang-rt-14-dev
  expect telnet scdoc dpkg-dev file lintian git"
+# Deployment (docs/systemd.md, docs/kubernetes.md): systemd for
+# systemd-analyze (verify, security) and systemd-sysusers, with libseccomp
+# for the unit's sandbox (test_systemd_unit.sh); python3-yaml and
+# kubernetes-client, whose `kubectl kustomize` renders deploy/
+# (test_k8s_manifests.sh). kubernetes-client only when there is no kubectl:
+# another package's /usr/bin/kubectl (the Google Cloud SDK's) would make
+# its installation fail, and any kubectl renders deploy/.
+PKGS="$PKGS systemd python3-yaml"
+command -v kubectl > /dev/null || PKGS="$PKGS kubernetes-client"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
