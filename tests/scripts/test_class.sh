@@ -116,6 +116,12 @@ pw3=$(row student03 MDS1 6)
 out=$(ssh_as student03 "$pw3" "$(row student03 MDS1 4)" "show switchname" 2>&1)
 [ "$out" = CLASS3 ] || fail "student03's rename: $out"
 
+# --- the reference lab's check over the served class: nobody did it yet ---
+"$mdsim" check "$root/examples/checks/seed-lab.check" --class "$cls" > "$work/check.out" 2>&1
+[ $? -eq 1 ] || fail "check of an untouched class did not fail: $(tail -3 "$work/check.out")"
+[ "$(awk '{ print $1 }' "$work/check.out" | sort -u | paste -sd,)" = student01,student02,student03 ] ||
+    fail "check --class: not one report per student: $(head -3 "$work/check.out")"
+
 # --- reset of one student's switch while served ---
 "$mdsim" class reset "$cls" student03 --switch MDS1 > "$work/reset.out" 2>&1 || fail "class reset: $(cat "$work/reset.out")"
 grep -q "MDS1 reset to its starting configuration" "$work/reset.out" || fail "reset said: $(cat "$work/reset.out")"
