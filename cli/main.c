@@ -3,7 +3,7 @@
 #include "serve.h"
 #include "cmdref.h"
 #include "labcmd.h"
-#include "checkcmd.h"
+#include "check/check_main.h"
 #include "owner.h"
 #include "attach.h"
 #include "slurp.h"

@@ -1,17 +1,17 @@
 /*
  * `mdsim check`'s parts without a lab: lines in canonical form through the
  * program's grammar (parser/canon.c), a running configuration read as
- * configuration (cli/runconf.c), and check files read into steps or
- * refused with their line (cli/check_file.c).
+ * configuration (cli/check/runconf.c), and check files read into steps or
+ * refused with their line (cli/check/check_file.c).
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "canon.h"
-#include "check_file.h"
+#include "check/check_file.h"
 #include "feature.h"
-#include "runconf.h"
+#include "check/runconf.h"
 #include "session.h"
 
 static void setup(void) { session_use_commands(command_tables()); }

@@ -4,8 +4,8 @@
  * line per item per student (docs/check.md). It owns no lab and changes
  * none: each lab is read into memory and checked there.
  */
-#ifndef MDSIM_CHECKCMD_H
-#define MDSIM_CHECKCMD_H
+#ifndef MDSIM_CHECK_MAIN_H
+#define MDSIM_CHECK_MAIN_H
 
 /* argv[0] is "check". The exit code: 0 every item passed, 1 one failed,
  * 2 a usage error or a bad check file. */

@@ -1,5 +1,5 @@
 /* `mdsim check`: its options, its students, its exit code. */
-#include "checkcmd.h"
+#include "check_main.h"
 #include "check_file.h"
 #include "check_report.h"
 #include "check_run.h"
