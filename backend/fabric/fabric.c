@@ -1,26 +1,7 @@
-#include "fabric.h"
-#include "engine/pool.h"
+#include "fabric_int.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct isl {
-    int id, sw, peer; /* id 0: the slot is free */
-    struct vsan_set vsans;
-    fabric_send_fn send;
-    void *ctx;
-};
-
-struct nport {
-    int sw, vsan;
-    uint32_t fcid;
-    uint8_t pwwn[8];
-    fabric_rx_fn rx;
-    void *ctx;
-    uint8_t nwwn[8]; /* the rest: what the name server shows (fabric_port_describe) */
-    char ifname[32];
-    const char *fc4;
-};
 
 /* A frame in the pool: `live` past the free-list word marks it handed out,
  * so the frames still inside engine events when the lab closes are found. */
@@ -29,22 +10,6 @@ struct pooled {
     bool live;
     struct fabric *fab; /* for the engine events that carry a frame alone */
     int sw;             /* where such an event finds it */
-};
-
-struct fabric {
-    engine_t *e;
-    int nsw;
-    struct vsan_set *vsans; /* per switch */
-    struct vsan_set *permit; /* per switch: VSANs whose default zone permits */
-    int *next_port;         /* per switch: area/port of the next login */
-    struct isl *isls;
-    int nisl, last_isl;
-    struct nport *ports;
-    int nports;
-    struct pool frames;
-    struct fabric_echo *echoes;
-    int last_echo;
-    struct fabric_stats st;
 };
 
 void fabric_wwn_text(const uint8_t w[8], char out[24])
@@ -64,8 +29,11 @@ struct fabric *fabric_new(engine_t *e, int nswitches)
     fab->permit = calloc((size_t)nswitches + 1, sizeof *fab->permit);
     if (!fab->vsans || !fab->next_port || !fab->permit)
         abort();
-    for (int i = 0; i < nswitches; i++)
+    fabric_domains_init(fab);
+    for (int i = 0; i < nswitches; i++) {
         vsan_set_add(&fab->vsans[i], 1, 1);
+        fabric_domain_take(fab, i, 1);
+    }
     pool_init(&fab->frames, sizeof(struct pooled));
     return fab;
 }
@@ -87,6 +55,7 @@ void fabric_free(struct fabric *fab)
     free(fab->vsans);
     free(fab->permit);
     free(fab->next_port);
+    free(fab->dom);
     free(fab->isls);
     free(fab->ports);
     free(fab);
@@ -117,12 +86,22 @@ void fabric_frame_free(struct fabric *fab, struct fc_frame *f)
     pool_put(&fab->frames, p);
 }
 
+/* A VSAN new on the switch takes its domain; one gone leaves none. */
 void fabric_set_vsans(struct fabric *fab, int sw, const struct vsan_set *vsans)
 {
     if (sw < 0 || sw >= fab->nsw)
         return;
+    struct vsan_set was = fab->vsans[sw];
     fab->vsans[sw] = *vsans;
     vsan_set_add(&fab->vsans[sw], 1, 1);
+    for (int v = 1; v < FABRIC_VSAN_MAX; v++) {
+        if (was.bit[v >> 3] == fab->vsans[sw].bit[v >> 3]) /* most reconciles change nothing */
+            continue;
+        if (vsan_set_has(&fab->vsans[sw], v) && !vsan_set_has(&was, v))
+            fabric_domain_take(fab, sw, v);
+        else if (!vsan_set_has(&fab->vsans[sw], v))
+            fab->dom[sw].run[v] = 0;
+    }
 }
 
 void fabric_set_zone_permit(struct fabric *fab, int sw, const struct vsan_set *permit)
@@ -138,7 +117,7 @@ void fabric_set_zone_permit(struct fabric *fab, int sw, const struct vsan_set *p
 static bool zone_denies(const struct fabric *fab, int sw, const struct fc_frame *f)
 {
     bool dc = (f->d_id & 0xFFFF00u) == 0xFFFC00u || (f->s_id & 0xFFFF00u) == 0xFFFC00u;
-    if (dc || FABRIC_FIRST_DOMAIN - (int)FC_DOMAIN_OF(f->s_id) != sw)
+    if (dc || (int)FC_DOMAIN_OF(f->s_id) != fabric_domain(fab, sw, f->vsan))
         return false;
     return !vsan_set_has(&fab->permit[sw], f->vsan);
 }
@@ -146,11 +125,6 @@ static bool zone_denies(const struct fabric *fab, int sw, const struct fc_frame 
 bool fabric_has_vsan(const struct fabric *fab, int sw, int vsan)
 {
     return sw >= 0 && sw < fab->nsw && vsan_set_has(&fab->vsans[sw], vsan);
-}
-
-int fabric_domain(const struct fabric *fab, int sw, int vsan)
-{
-    return fabric_has_vsan(fab, sw, vsan) ? FABRIC_FIRST_DOMAIN - sw : 0;
 }
 
 void fabric_switch_wwn(const struct fabric *fab, int sw, char *buf, int n)
@@ -183,10 +157,12 @@ void fabric_isl_down(struct fabric *fab, int id)
             fab->isls[i].id = 0;
 }
 
-/* Breadth-first over the ISLs that carry the VSAN between switches that
- * have it: the first hop from `from` toward each switch (-1: unreachable,
- * from itself: -2). Labs are a handful of switches: recomputed per use. */
-static void paths(const struct fabric *fab, int from, int vsan, int *first_isl)
+static bool between(const struct isl *l, int a, int b)
+{
+    return (l->sw == a && l->peer == b) || (l->sw == b && l->peer == a);
+}
+
+void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, int a, int b)
 {
     int queue[256], head = 0, tail = 0;
     for (int i = 0; i < fab->nsw; i++)
@@ -199,7 +175,8 @@ static void paths(const struct fabric *fab, int from, int vsan, int *first_isl)
         int at = queue[head++];
         for (int i = 0; i < fab->nisl; i++) {
             const struct isl *l = &fab->isls[i];
-            if (!l->id || l->sw != at || !vsan_set_has(&l->vsans, vsan) || !fabric_has_vsan(fab, l->peer, vsan))
+            if (!l->id || l->sw != at || !vsan_set_has(&l->vsans, vsan) || !fabric_has_vsan(fab, l->peer, vsan) ||
+                between(l, a, b))
                 continue;
             if (first_isl[l->peer] != -1 || tail == 256)
                 continue;
@@ -214,7 +191,7 @@ int fabric_reachable(const struct fabric *fab, int sw, int vsan, int *sws, int m
     int hop[256], n = 0;
     if (fab->nsw > 256)
         return 0;
-    paths(fab, sw, vsan, hop);
+    fabric_paths(fab, sw, vsan, hop, -1, -1);
     if (hop[sw] == -2 && n < max)
         sws[n++] = sw;
     for (int i = 0; i < fab->nsw && n < max; i++)
@@ -238,8 +215,10 @@ uint32_t fabric_login(struct fabric *fab, int sw, int vsan, const uint8_t pwwn[8
     if (!v)
         abort();
     fab->ports = v;
-    int n = fab->next_port[sw]++;
-    uint32_t fcid = (uint32_t)(FABRIC_FIRST_DOMAIN - sw) << 16 | (uint32_t)(n & 0xffff);
+    int n = fab->next_port[sw]++, dom = fabric_domain(fab, sw, vsan);
+    if (!dom) /* a VSAN not on the switch: no frame reaches the port anyway */
+        dom = fab->dom[sw].run[1];
+    uint32_t fcid = (uint32_t)dom << 16 | (uint32_t)(n & 0xffff);
     v[fab->nports] = (struct nport){sw, vsan, fcid, {0}, rx, ctx, {0}, "", ""};
     memcpy(v[fab->nports].pwwn, pwwn, 8);
     fab->nports++;
@@ -260,7 +239,7 @@ bool fabric_lookup(const struct fabric *fab, int sw, int vsan, const uint8_t pww
     int hop[256];
     if (fab->nsw > 256)
         return false;
-    paths(fab, sw, vsan, hop);
+    fabric_paths(fab, sw, vsan, hop, -1, -1);
     for (int i = 0; i < fab->nports; i++) {
         const struct nport *p = &fab->ports[i];
         if (p->vsan == vsan && memcmp(p->pwwn, pwwn, 8) == 0 && hop[p->sw] != -1) {
@@ -295,7 +274,7 @@ void fabric_ports_each(const struct fabric *fab, int sw, int vsan, fabric_port_f
         if (vsan && p->vsan != vsan)
             continue;
         if (p->vsan != hop_vsan) /* ports of one VSAN are usually together */
-            paths(fab, sw, hop_vsan = p->vsan, hop);
+            fabric_paths(fab, sw, hop_vsan = p->vsan, hop, -1, -1);
         if (hop[p->sw] == -1)
             continue;
         struct fabric_port fp = {p->sw, p->vsan, p->fcid, {0}, {0}, p->ifname, p->fc4};
@@ -317,7 +296,7 @@ static void dc_answer(engine_t *e, void *arg)
 
 static void deliver_local(struct fabric *fab, int sw, struct fc_frame *f)
 {
-    int dom = FABRIC_FIRST_DOMAIN - sw;
+    int dom = fabric_domain(fab, sw, f->vsan);
     if (f->d_id == FC_DOMAIN_CONTROLLER(dom)) {
         if (f->kind == FC_ELS_ECHO_ACC) {
             echo_answered(fab, sw, f);
@@ -343,25 +322,34 @@ static void deliver_local(struct fabric *fab, int sw, struct fc_frame *f)
     fabric_frame_free(fab, f);
 }
 
+/* The switch reachable from sw in the VSAN that holds the domain (its
+ * part of the VSAN has it once: an ISL joining two holders is isolated). */
+static int holder(const struct fabric *fab, const int *hop, int vsan, int dom)
+{
+    for (int i = 0; i < fab->nsw; i++)
+        if (hop[i] >= 0 && fab->dom[i].run[vsan] == dom)
+            return i;
+    return -1;
+}
+
 void fabric_send(struct fabric *fab, int sw, struct fc_frame *f)
 {
-    int dom = FC_DOMAIN_OF(f->d_id), dst = FABRIC_FIRST_DOMAIN - dom, hop[256];
+    int dom = FC_DOMAIN_OF(f->d_id), hop[256];
     if (sw >= 0 && sw < fab->nsw && zone_denies(fab, sw, f)) {
         fab->st.zone_drops++;
         fabric_frame_free(fab, f);
         return;
     }
-    if (dst == sw && fabric_has_vsan(fab, sw, f->vsan)) {
+    if (dom && fabric_domain(fab, sw, f->vsan) == dom) {
         deliver_local(fab, sw, f);
         return;
     }
-    if (dst < 0 || dst >= fab->nsw || fab->nsw > 256) {
-        fab->st.no_route++;
-        fabric_frame_free(fab, f);
-        return;
+    int dst = -1;
+    if (sw >= 0 && sw < fab->nsw && fab->nsw <= 256) {
+        fabric_paths(fab, sw, f->vsan, hop, -1, -1);
+        dst = holder(fab, hop, f->vsan, dom);
     }
-    paths(fab, sw, f->vsan, hop);
-    if (hop[dst] < 0) {
+    if (dst < 0) {
         fab->st.no_route++;
         fabric_frame_free(fab, f);
         return;

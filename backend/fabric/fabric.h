@@ -5,10 +5,17 @@
  * shortest path of ISLs that carry the frame's VSAN. An engine object: no
  * store, no session (the features reconcile it).
  *
- * Domains. Switch i of the lab takes domain 0xEF - i in every VSAN it has
- * (mdsim does not run the principal-switch election: the IDs are stable
- * and never collide in a lab of up to 200 switches). The switch with the
- * lowest index in a connected VSAN is its principal.
+ * Domains (docs/fcdomain.md). A switch has, per VSAN, a configured
+ * domain (`fcdomain domain`, none by default) and a running one, which it
+ * takes when the VSAN appears on it, when it boots, and at a disruptive
+ * restart: its configured domain, else its default 0xEF - i for switch i
+ * (so a lab without configuration never collides). A preferred domain that
+ * another switch of its fabric holds yields to the highest free one; a
+ * static one is kept, and the switch's ISLs then isolate the VSAN. An ISL
+ * that would join two parts of a VSAN whose domains overlap does not carry
+ * it (fabric_domains_overlap). mdsim does not run the principal-switch
+ * election: the switch with the lowest index in a connected VSAN is its
+ * principal.
  *
  * A switch's domain controller (0xFFFCdd) answers ELS ECHO after
  * FABRIC_DC_SERVICE_NS, so a path can be tested before any N port exists.
@@ -45,8 +52,30 @@ bool fabric_has_vsan(const struct fabric *fab, int sw, int vsan);
  * permit vsan N`); in the others (all, at first) frames between two N
  * ports are dropped where they enter the fabric. */
 void fabric_set_zone_permit(struct fabric *fab, int sw, const struct vsan_set *permit);
-/* The switch's domain in a VSAN, 0 when the VSAN is not on the switch. */
+/* The switch's running domain in a VSAN, 0 when the VSAN is not on it. */
 int fabric_domain(const struct fabric *fab, int sw, int vsan);
+/* Its configured domains (the fabric feature's reconcile): none in any
+ * VSAN, then one (1-239) per VSAN that has one. A running domain changes
+ * only when taken again (above), never by this. */
+void fabric_domains_unconfigure(struct fabric *fab, int sw);
+void fabric_domain_configure(struct fabric *fab, int sw, int vsan, int domain, bool is_static);
+/* When the switch last booted (lab time): a new boot takes the domain of
+ * every VSAN again. */
+void fabric_set_boot(struct fabric *fab, int sw, uint64_t boot_ns);
+/* `fcdomain restart [disruptive] vsan N`: the VSANs' fabrics are built
+ * again. Disruptive, the switch takes its domain in each again; not
+ * disruptive, it keeps the ones it runs (the configuration guide: a new
+ * domain ID needs a disruptive restart). Either way every ISL checks its
+ * VSANs again. VSANs not on the switch are passed over. */
+void fabric_restart(struct fabric *fab, int sw, const struct vsan_set *vsans, bool disruptive);
+/* Would an ISL between switches a and b join two parts of the VSAN where
+ * two different switches hold one domain? Every ISL between a and b is
+ * left out, so both ends of a link get the same answer, up or not. */
+bool fabric_domains_overlap(const struct fabric *fab, int a, int b, int vsan);
+/* Who hears that running domains changed or a fabric was built again (the
+ * FCIP links, which check the VSANs they carry then). One listener. */
+typedef void (*fabric_rebuilt_fn)(void *ctx);
+void fabric_on_rebuilt(struct fabric *fab, fabric_rebuilt_fn fn, void *ctx);
 /* The switch's WWN, as `show fcdomain` prints it. */
 void fabric_switch_wwn(const struct fabric *fab, int sw, char *buf, int n);
 

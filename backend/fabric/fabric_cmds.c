@@ -1,5 +1,5 @@
-/* `fcping`, `show fcdomain domain-list`, `show flogi database` and `show
- * fcns database`: the fabric seen from a switch. */
+/* `fcping`, `show flogi database` and `show fcns database`: the fabric
+ * seen from a switch (`show fcdomain` is the fcdomain feature's). */
 #include "session.h"
 #include "feature.h"
 #include "lab/lab.h"
@@ -84,25 +84,6 @@ static int cmd_fcping(struct session *s, const struct cmd_args *a)
     if (got)
         cmd_printf(s, "Round-trip min/avg/max = %llu/%llu/%llu usec\n", (unsigned long long)min,
                    (unsigned long long)(sum / (uint64_t)got), (unsigned long long)max);
-    return 0;
-}
-
-/* mds-cli-14-fcip.md §14.2-B: one row per domain, local and principal tagged. */
-static int show_domains(struct session *s, const struct cmd_args *a)
-{
-    struct fabric *fab = fabric_of(s);
-    int vsan = (int)arg_num(a, "vid", 1), sws[256];
-    if (!fabric_has_vsan(fab, s->sw, vsan))
-        return cmd_error(s, "%% vsan %d is not configured", vsan);
-    int n = fabric_reachable(fab, s->sw, vsan, sws, 256), principal = fabric_principal(fab, s->sw, vsan);
-    cmd_printf(s, "\nNumber of domains: %d\nDomain ID              WWN\n---------    -----------------------\n", n);
-    for (int i = 0; i < n; i++) {
-        char wwn[32];
-        int dom = fabric_domain(fab, sws[i], vsan);
-        fabric_switch_wwn(fab, sws[i], wwn, sizeof wwn);
-        cmd_printf(s, "0x%02x(%3d)    %s%s%s\n", dom, dom, wwn, sws[i] == s->sw ? " [Local]" : "",
-                   sws[i] == principal ? " [Principal]" : "");
-    }
     return 0;
 }
 
@@ -203,9 +184,6 @@ const struct cmd_def fabric_cmds[] = {
     {M(MODE_EXEC), "fcping {fcid <id:word> | pwwn <wwn:wwn>} vsan <vid:1-4093> [count <n:1-2147483647>] "
                    "[timeout <seconds:1-10>]",
      FCPING_HELP, cmd_fcping, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show fcdomain domain-list vsan <vid:1-4093>",
-     "fcdomain: Display fcdomain information\ndomain-list: Display the list of domain IDs\nvsan: VSAN of the domains\nvid: VSAN id",
-     show_domains, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show flogi database [vsan <vid:1-4093>]",
      "flogi: Display FLOGI information\ndatabase: The N ports logged in on this switch\nvsan: Only one VSAN\nvid: VSAN id",
      show_flogi, CMD_PIPE, 0, 0},

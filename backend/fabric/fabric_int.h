@@ -1,0 +1,64 @@
+/* The fabric's insides, shared by its two files: fabric.c (ISLs, logins,
+ * forwarding, fcping) and domain.c (the domains and their overlaps). */
+#ifndef MDSIM_FABRIC_INT_H
+#define MDSIM_FABRIC_INT_H
+#include "fabric.h"
+#include "engine/pool.h"
+
+struct isl {
+    int id, sw, peer; /* id 0: the slot is free */
+    struct vsan_set vsans;
+    fabric_send_fn send;
+    void *ctx;
+};
+
+struct nport {
+    int sw, vsan;
+    uint32_t fcid;
+    uint8_t pwwn[8];
+    fabric_rx_fn rx;
+    void *ctx;
+    uint8_t nwwn[8]; /* the rest: what the name server shows (fabric_port_describe) */
+    char ifname[32];
+    const char *fc4;
+};
+
+/* A switch's domains, per VSAN (index = VSAN id). */
+struct sw_domains {
+    uint8_t run[FABRIC_VSAN_MAX + 1];  /* running; 0: the VSAN is not on the switch */
+    uint8_t conf[FABRIC_VSAN_MAX + 1]; /* configured; 0: none (the default) */
+    struct vsan_set conf_static;
+    uint64_t boot_ns; /* the boot its domains were taken at */
+};
+
+struct fabric {
+    engine_t *e;
+    int nsw;
+    struct vsan_set *vsans;  /* per switch */
+    struct vsan_set *permit; /* per switch: VSANs whose default zone permits */
+    int *next_port;          /* per switch: area/port of the next login */
+    struct sw_domains *dom;  /* per switch */
+    fabric_rebuilt_fn rebuilt;
+    void *rebuilt_ctx;
+    struct isl *isls;
+    int nisl, last_isl;
+    struct nport *ports;
+    int nports;
+    struct pool frames;
+    struct fabric_echo *echoes;
+    int last_echo;
+    struct fabric_stats st;
+};
+
+/* Breadth-first over the ISLs that carry the VSAN between switches that
+ * have it: the first hop from `from` toward each switch (-1: unreachable,
+ * from itself: -2), leaving out every ISL between switches a and b (-1:
+ * none left out). Labs are a handful of switches: recomputed per use. */
+void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, int a, int b);
+
+/* domain.c: a new switch's domains, and the domain a VSAN new on the
+ * switch takes. */
+void fabric_domains_init(struct fabric *fab);
+void fabric_domain_take(struct fabric *fab, int sw, int vsan);
+
+#endif
