@@ -17,6 +17,8 @@ static const struct fcip_cause_words words[FCIP_CAUSE_COUNT] = {
     [FCIP_CAUSE_NO_COMMON_VSAN] = {"Isolation due to no common vsans with peer on trunk",
                                    "IF_DOWN_NO_COMMON_VSAN_ISOLATION", false, true},
     [FCIP_CAUSE_NOT_ALL_UP] = {"Not all VSANs UP on the trunk", NULL, false, true},
+    [FCIP_CAUSE_DOMAIN_OVERLAP] = {"Isolation due to domain overlap", "IF_DOWN_DOMAIN_OVERLAP_ISOLATION", false,
+                                   true},
 };
 
 const struct fcip_cause_words *fcip_cause_words(enum fcip_cause c)

@@ -34,16 +34,26 @@ static void log_down(struct lab *lab, const struct fcip_change *c)
                         c->id, v, w->reason);
 }
 
-/* Each VSAN of a trunk that came up, and each one isolated. */
+static const char *isolation(const struct fcip_change *c, int v)
+{
+    return vsan_set_has(c->overlap, v) ? "Isolation due to domain overlap"
+                                       : "Isolation due to vsan not configured on peer";
+}
+
+/* Each VSAN of a trunk that came up, and each one isolated; for a trunk
+ * that was up already, only the VSANs that changed (one gone from its
+ * lists altogether, as when its own end stops allowing it, says nothing
+ * [G]). */
 static void log_trunk(struct lab *lab, const struct fcip_change *c)
 {
+    bool again = c->from == FCIP_TRUNKING;
     for (int v = 1; v < 4094; v++) {
-        if (vsan_set_has(c->up, v))
+        if (vsan_set_has(c->up, v) && !(again && vsan_set_has(c->was_up, v)))
             syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_TRUNK_UP", v, "Interface fcip%d, vsan %d is up", c->id,
                         v);
-        else if (vsan_set_has(c->isolated, v))
-            syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_TRUNK_DOWN", v,
-                        "Interface fcip%d, vsan %d is down (Isolation due to vsan not configured on peer)", c->id, v);
+        else if (vsan_set_has(c->isolated, v) && !(again && vsan_set_has(c->was_isolated, v)))
+            syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_TRUNK_DOWN", v, "Interface fcip%d, vsan %d is down (%s)",
+                        c->id, v, isolation(c, v));
     }
 }
 
@@ -60,6 +70,6 @@ void fcip_log_change(void *ctx, const struct fcip_change *c)
     if (c->from != c->to)
         syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_UP", c->port_vsan, "Interface fcip%d is up in mode %s", c->id,
                     trunk ? "TE" : "E");
-    if (trunk && (c->from != c->to || c->from_cause != c->cause))
+    if (trunk)
         log_trunk(lab, c);
 }

@@ -57,7 +57,9 @@ struct fcip_tunnel {
     struct link_params peer;
     struct vsan_set sent_vsans;
     struct vsan_set up;
+    struct vsan_set overlap; /* isolated: their domains overlap across the link */
     struct vsan_set was_up; /* the VSANs the ISL carried when it last went down */
+    struct vsan_set was_isolated; /* before the trunk last changed */
     int isl;
     engine_timer_id retry;
     uint64_t comp_free_at;
@@ -94,19 +96,26 @@ const char *fcip_state_text(enum fcip_state s) { return state_names[s]; }
 
 static uint64_t now(const struct fcip_engine *fe) { return engine_now(fe->e); }
 
-/* Every change of state or cause is told, as it happens. */
-static void set_state(struct fcip_tunnel *t, enum fcip_state s, enum fcip_cause cause)
+static void tell(struct fcip_tunnel *t, enum fcip_state s, enum fcip_cause cause)
 {
-    if (t->state == s && t->cause == cause)
-        return;
-    struct fcip_change ch = {t->conf.sw, t->conf.id,      t->state,   s,         t->cause,
-                             cause,      t->conf.port_vsan, &t->up, &t->st.isolated, &t->was_up};
+    struct fcip_change ch = {t->conf.sw, t->conf.id,       t->state, s,          t->cause,
+                             cause,      t->conf.port_vsan, &t->up,   &t->st.isolated, &t->overlap,
+                             &t->was_up, &t->was_isolated};
     if (t->state != s)
         t->st.last_change_ns = now(t->fe);
     t->state = s;
     t->cause = cause;
     if (t->fe->on_change)
         t->fe->on_change(t->fe->change_ctx, &ch);
+}
+
+/* Every change of state or cause is told, as it happens: true when told. */
+static bool set_state(struct fcip_tunnel *t, enum fcip_state s, enum fcip_cause cause)
+{
+    if (t->state == s && t->cause == cause)
+        return false;
+    tell(t, s, cause);
+    return true;
 }
 
 void fcip_engine_on_change(struct fcip_engine *fe, fcip_change_fn fn, void *ctx)
@@ -606,9 +615,25 @@ static void send_params(struct fcip_tunnel *t)
     tunnel_send(t, f);
 }
 
+/* A VSAN in which the two sides hold one domain twice cannot merge: the
+ * link isolates it (mds-cli-15 case J). Both ends ask the fabric the same
+ * question, so they agree. */
+static void isolate_overlaps(struct fcip_tunnel *t)
+{
+    memset(&t->overlap, 0, sizeof t->overlap);
+    for (int v = 1; v < FABRIC_VSAN_MAX; v++) {
+        if (!vsan_set_has(&t->up, v) || !fabric_domains_overlap(t->fe->fab, t->conf.sw, t->peer.sw, v))
+            continue;
+        t->up.bit[v >> 3] &= (uint8_t)~(1u << (v & 7));
+        vsan_set_add(&t->overlap, v, v);
+        vsan_set_add(&t->st.isolated, v, v);
+    }
+}
+
 /* The VSANs the ISL carries, from both ends' parameters: when both
  * trunk, those allowed at both ends that exist on both switches; else the
- * port VSAN when both ends have the same. The rest allowed is isolated. */
+ * port VSAN when both ends have the same. The rest allowed is isolated,
+ * and so is a VSAN whose domains overlap. */
 static void compute_up(struct fcip_tunnel *t)
 {
     const struct link_params *q = &t->peer;
@@ -622,30 +647,52 @@ static void compute_up(struct fcip_tunnel *t)
         t->up.bit[i] = active & q->allowed.bit[i] & q->vsans.bit[i];
         t->st.isolated.bit[i] = active & (uint8_t)~t->up.bit[i];
     }
-    if (trunk)
-        return;
-    if (t->conf.port_vsan == q->port_vsan && vsan_set_has(&mine, t->conf.port_vsan) &&
-        vsan_set_has(&q->vsans, q->port_vsan))
-        vsan_set_add(&t->up, t->conf.port_vsan, t->conf.port_vsan);
-    else
-        vsan_set_add(&t->st.isolated, t->conf.port_vsan, t->conf.port_vsan);
+    if (!trunk) {
+        if (t->conf.port_vsan == q->port_vsan && vsan_set_has(&mine, t->conf.port_vsan) &&
+            vsan_set_has(&q->vsans, q->port_vsan))
+            vsan_set_add(&t->up, t->conf.port_vsan, t->conf.port_vsan);
+        else
+            vsan_set_add(&t->st.isolated, t->conf.port_vsan, t->conf.port_vsan);
+    }
+    isolate_overlaps(t);
 }
 
+/* A trunk stays up while it has a VSAN in common with its peer, even
+ * when every such VSAN is isolated; an E port needs its port VSAN up. */
 static void bring_up(struct fcip_tunnel *t)
 {
+    t->was_isolated = t->st.isolated;
     isl_down(t);
     compute_up(t);
     t->isl = fabric_isl_up(t->fe->fab, t->conf.sw, t->peer.sw, &t->up, isl_send, t);
     t->st.peer_sw = t->peer.sw;
     t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
-    bool trunk = trunking(t->conf.trunk, t->peer.trunk), none = vsan_set_empty(&t->up);
-    if (none) /* connected, but the ISL carries nothing: isolated */
-        set_state(t, FCIP_ISOLATED, trunk ? FCIP_CAUSE_NO_COMMON_VSAN : FCIP_CAUSE_PORT_VSAN);
+    bool trunk = trunking(t->conf.trunk, t->peer.trunk);
+    bool common = !vsan_set_empty(&t->up) || !vsan_set_empty(&t->overlap), told;
+    if (!common) /* connected, but no VSAN could cross: isolated */
+        told = set_state(t, FCIP_ISOLATED, trunk ? FCIP_CAUSE_NO_COMMON_VSAN : FCIP_CAUSE_PORT_VSAN);
     else if (trunk)
-        set_state(t, FCIP_TRUNKING,
-                  vsan_set_empty(&t->st.isolated) ? FCIP_CAUSE_NONE : FCIP_CAUSE_NOT_ALL_UP);
+        told = set_state(t, FCIP_TRUNKING,
+                         vsan_set_empty(&t->st.isolated) ? FCIP_CAUSE_NONE : FCIP_CAUSE_NOT_ALL_UP);
+    else if (vsan_set_empty(&t->up))
+        told = set_state(t, FCIP_ISOLATED, FCIP_CAUSE_DOMAIN_OVERLAP);
     else
-        set_state(t, FCIP_UP, FCIP_CAUSE_NONE);
+        told = set_state(t, FCIP_UP, FCIP_CAUSE_NONE);
+    /* a trunk that stays up still tells which of its VSANs went or came */
+    if (!told && t->state == FCIP_TRUNKING &&
+        (memcmp(&t->up, &t->was_up, sizeof t->up) != 0 ||
+         memcmp(&t->st.isolated, &t->was_isolated, sizeof t->up) != 0))
+        tell(t, t->state, t->cause);
+}
+
+/* The fabric was built again (a domain changed, `fcdomain restart`):
+ * every link made checks which VSANs it can carry now. */
+static void refabric(void *ctx)
+{
+    struct fcip_engine *fe = ctx;
+    for (int i = 0; i < fe->n; i++)
+        if (fe->t[i]->isl)
+            bring_up(fe->t[i]);
 }
 
 /* How many connections make the link: the connecting end's count. */
@@ -689,6 +736,10 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
         } else {
             link_check(t);
         }
+        return;
+    }
+    if (vsan_set_has(&t->st.isolated, f->vsan)) { /* the peer still carries it: it stops here */
+        fabric_frame_free(t->fe->fab, f);
         return;
     }
     wa_remember(t, f);
@@ -791,6 +842,7 @@ struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabri
         abort();
     *fe = (struct fcip_engine){.e = e, .net = net, .fab = fab};
     ipnet_register(net, IPNET_TCP, tcp_rx, tcp_lost, fe);
+    fabric_on_rebuilt(fab, refabric, fe);
     return fe;
 }
 
@@ -805,6 +857,7 @@ void fcip_engine_free(struct fcip_engine *fe)
     if (!fe)
         return;
     fe->closing = true;
+    fabric_on_rebuilt(fe->fab, NULL, NULL);
     for (int i = 0; i < fe->n; i++)
         tunnel_free(fe->t[i]);
     free(fe->t);

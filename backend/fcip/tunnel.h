@@ -85,17 +85,21 @@ enum fcip_cause {
     FCIP_CAUSE_PORT_VSAN,      /* non-trunking ends in different port VSANs */
     FCIP_CAUSE_NO_COMMON_VSAN, /* trunking, no VSAN allowed and present at both ends */
     FCIP_CAUSE_NOT_ALL_UP,     /* trunking, some allowed VSANs isolated */
+    FCIP_CAUSE_DOMAIN_OVERLAP, /* non-trunking, the port VSAN's domains overlap */
     FCIP_CAUSE_COUNT
 };
 
-/* One end's state changing, as it happens (the fcip feature logs it). */
+/* One end's state changing, as it happens (the fcip feature logs it); a
+ * trunk that stays up is told too when its VSANs change (from == to). */
 struct fcip_change {
     int sw, id;
     enum fcip_state from, to;
     enum fcip_cause from_cause, cause;
     int port_vsan;
     const struct vsan_set *up, *isolated; /* trunk VSANs now (valid during the call) */
-    const struct vsan_set *was_up;        /* ... up before the link last went down */
+    const struct vsan_set *overlap;       /* ... isolated for their domains' overlap */
+    const struct vsan_set *was_up;        /* ... up before the link last went down or changed */
+    const struct vsan_set *was_isolated;  /* ... isolated before a trunk's change */
 };
 typedef void (*fcip_change_fn)(void *ctx, const struct fcip_change *c);
 
