@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -86,8 +87,13 @@ static bool spawn(struct class_run *run, struct child *c, const struct serve_opt
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0)
         return false;
+    pid_t parent = getpid();
     c->pid = fork();
     if (c->pid == 0) {
+        /* A supervisor killed outright (SIGKILL, OOM) takes its labs along:
+         * orphans would hold the ports and the labs, unseen by class stop. */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+            _exit(1);
         dup2(p[1], STDOUT_FILENO);
         dup2(p[1], STDERR_FILENO);
         sigprocmask(SIG_SETMASK, mask, NULL); /* exec keeps a blocked mask */

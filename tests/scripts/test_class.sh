@@ -144,5 +144,25 @@ grep -q "not served" "$work/err" || fail "stop of a stopped class: $(cat "$work/
 "$mdsim" class reset "$cls" student01 > "$work/reset.out" 2>&1 || fail "reset not served: $(cat "$work/reset.out")"
 grep -q "MDS2 reset" "$work/reset.out" || fail "reset of every switch: $(cat "$work/reset.out")"
 
+# --- a supervisor killed outright takes its labs along ---
+"$mdsim" class serve "$cls" 2> "$work/serve.err" &
+spid=$!
+for _ in $(seq 300); do
+    grep -q "^mdsim class: ready" "$work/serve.err" && break
+    sleep 0.1
+done
+kids=$(pgrep -P $spid)
+[ "$(echo $kids | wc -w)" -eq 3 ] || fail "not one serve per student: $kids"
+kill -KILL $spid
+wait $spid 2> /dev/null
+spid=
+for _ in $(seq 300); do
+    left=
+    for k in $kids; do kill -0 $k 2> /dev/null && left="$left $k"; done
+    [ -z "$left" ] && break
+    sleep 0.1
+done
+[ -z "$left" ] || { fail "labs outlived their supervisor:$left"; kill -KILL $left; }
+
 [ $fails -eq 0 ] && echo "ok: class create, serve (OpenSSH, telnet), reset, stop"
 [ $fails -eq 0 ]
