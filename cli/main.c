@@ -34,6 +34,8 @@ static const char usage[] =
     "                             name, unless --strict-prompts or --verify (which\n"
     "                             checks them; --follow-prompts: follow anyway);\n"
     "                             --pace: SEC seconds of lab time before each line\n"
+    "         [--pcap FILE]      --pcap: every port that carries traffic, captured\n"
+    "                             into FILE for Wireshark (pcapng; .pcap: classic)\n"
     "  lab create FILE            create the lab file (--db) from a lab topology FILE\n"
     "  lab list                   list the switches of the lab\n"
     "  lab show                   print the lab as a lab file: topology, starting configs\n"
@@ -114,7 +116,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"idle-timeout", required_argument, NULL, 'I'}, {"follow-prompts", no_argument, NULL, 'F'},
         {"strict-prompts", no_argument, NULL, 'P'}, {"pace", required_argument, NULL, 'p'},
         {"version", no_argument, NULL, 'W'},    {"lab", required_argument, NULL, 'L'},
-        {"students", required_argument, NULL, 'N'}, {NULL, 0, NULL, 0},
+        {"students", required_argument, NULL, 'N'}, {"pcap", required_argument, NULL, 'A'},
+        {NULL, 0, NULL, 0},
     };
     int c;
     lab_default_path(o->db, sizeof o->db);
@@ -133,6 +136,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'h': fputs(usage, stdout); exit(0);
         case 'W': print_version(); exit(0);
         case 'L': o->lab_file = optarg; break;
+        case 'A': o->replay.pcap = optarg; break;
         case 'N': if (!num_opt(optarg, 1, CLASS_STUDENTS_MAX, &o->students)) return -1; break;
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
@@ -219,6 +223,10 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
     } else if (strcmp(argv[0], "replay") == 0) {
         if (argc < 2)
             return usage_error("replay needs at least one file");
+        if (o->replay.pcap) { /* the data plane is the owner's */
+            fprintf(stderr, "mdsim: --pcap needs its own lab: %s is in use by process %ld\n", o->db, (long)ow->pid);
+            return 1;
+        }
         j.job = "replay";
         j.files = argv + 1;
         j.nfiles = argc - 1;

@@ -3,6 +3,7 @@
 #include "lab/lab.h"
 #include "mode.h"
 #include "verify_mask.h"
+#include "replay_pcap.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -626,6 +627,12 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     struct lab *lab = lab_for(shared, o);
     if (!lab)
         return 1;
+    struct replay_pcap *pcap = o->pcap ? replay_pcap_start(lab, o->pcap, o->err ? o->err : stderr) : NULL;
+    if (o->pcap && !pcap) {
+        if (lab != shared)
+            lab_close(lab);
+        return 1;
+    }
     lab_lock(lab);
     int nsw = lab_switch_count(lab);
     lab_unlock(lab);
@@ -661,6 +668,8 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     sb_free(&r.got);
     sb_free(&r.held);
     fflush(r.out);
+    if (replay_pcap_stop(pcap, r.err))
+        r.failures++;
     if (lab != shared)
         lab_close(lab);
     return bad ? 2 : r.failures ? 1 : 0;

@@ -15,6 +15,7 @@ struct replay_opts {
     bool follow_prompts; /* run each line in the mode its prompt names (docs/replay.md); the default */
     int pace_s;         /* --pace: seconds of lab time before each command, as a person types */
     int start_switch;   /* where plain script lines run first */
+    const char *pcap;   /* --pcap FILE: capture every port while it runs (docs/capture.md) */
     /* For a replay run by the lab's owner for an attached mdsim: where
      * the transcript and the errors go (NULL: stdout, stderr), and how a
      * file is opened (NULL: the file system, "-" = stdin). */

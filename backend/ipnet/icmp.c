@@ -69,6 +69,25 @@ static void icmp_receive(void *ctx, int sw, const struct ipnet_pkt *pkt)
         ipnet_icmp_count(ic->net, sw, r.src, r.dst, IPNET_REPLY_OUT);
 }
 
+/* The echo as a capture shows it (docs/capture.md): the real header,
+ * checksum left to the capture, and data bytes 0, 1, 2... (the data is
+ * counted, never stored; a reply carries the request's). */
+static uint32_t icmp_render(void *ctx, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap)
+{
+    (void)ctx;
+    struct echo h;
+    memcpy(&h, pkt->payload, sizeof h);
+    uint32_t n = pkt->ip_len - IPNET_HEADER;
+    if (cap < n || n < ICMP_HEADER)
+        return 0;
+    uint8_t hdr[ICMP_HEADER] = {h.type, 0, 0, 0, (uint8_t)(h.id >> 8), (uint8_t)h.id, (uint8_t)(h.seq >> 8),
+                                (uint8_t)h.seq};
+    memcpy(out, hdr, sizeof hdr);
+    for (uint32_t i = ICMP_HEADER; i < n; i++)
+        out[i] = (uint8_t)(i - ICMP_HEADER);
+    return n;
+}
+
 void ipnet_icmp_init(struct ipnet *net)
 {
     struct icmp *ic = calloc(1, sizeof *ic);
@@ -76,6 +95,7 @@ void ipnet_icmp_init(struct ipnet *net)
         abort();
     ic->net = net;
     ipnet_register(net, IPNET_ICMP, icmp_receive, NULL, ic);
+    ipnet_set_render(net, IPNET_ICMP, icmp_render, ic);
 }
 
 void ipnet_icmp_free(struct ipnet *net)

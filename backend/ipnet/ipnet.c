@@ -43,7 +43,9 @@ struct dgram {
 struct frame {
     struct dgram *d;
     uint32_t ip_len;
-    struct ipport *at; /* where it arrives next */
+    uint32_t frag_off;  /* its data's offset in the datagram */
+    struct ipport *at;  /* where it arrives next */
+    uint64_t in_at;     /* with a tap: when it entered a netsim pipe (0: never) */
 };
 
 /* The last route of a switch: a saturated tunnel sends to one address. */
@@ -67,6 +69,13 @@ struct ipnet {
     struct pool dgrams, frames;
     ipnet_link_fn on_link;
     void *link_ctx;
+    ipnet_tap_fn tap;
+    void *tap_ctx;
+    struct frame *arriving; /* with a tap: the frame entering a pipe now */
+    struct {
+        ipnet_render_fn fn;
+        void *ctx;
+    } render[IPNET_PROTO_MAX];
 };
 
 static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
@@ -184,6 +193,38 @@ static void frame_free(struct ipnet *net, struct frame *f)
 }
 
 static void arrive(engine_t *e, void *arg);
+static struct ipport *owner(struct ipnet *net, uint32_t ip);
+
+static void owner_of(struct ipnet *net, uint32_t ip, int out[3])
+{
+    struct ipport *o = owner(net, ip);
+    out[0] = o ? o->sw : -1;
+    out[1] = o ? o->slot : 0;
+    out[2] = o ? o->port : 0;
+}
+
+/* The tap hears frame f at port p (only called when there is a tap). */
+static void tap(struct ipport *p, const struct frame *f, bool rx, const char *note)
+{
+    struct ipnet *net = p->net;
+    struct ipnet_tap_frame t = {.sw = p->sw, .slot = p->slot, .port = p->port, .rx = rx, .pkt = &f->d->pkt,
+                                .ip_len = f->ip_len, .frag_off = f->frag_off, .note = note};
+    t.more_frags = f->frag_off + (f->ip_len - IPNET_HEADER) < f->d->pkt.ip_len - IPNET_HEADER;
+    owner_of(net, f->d->pkt.src, t.src);
+    owner_of(net, f->d->pkt.dst, t.dst);
+    net->tap(net->tap_ctx, &t);
+}
+
+/* What a frame leaving a pipe went through there, for the tap. */
+static const char *pipe_note(struct ipport *p, const struct frame *f, char *buf, size_t n)
+{
+    if (!f->in_at)
+        return NULL;
+    uint64_t us = (engine_now(p->net->e) - f->in_at) / 1000u;
+    snprintf(buf, n, "netsim: %llu.%03llu ms in the simulator (queue, rate, delay)", (unsigned long long)(us / 1000u),
+             (unsigned long long)(us % 1000u));
+    return buf;
+}
 
 /* Serializes the frame on the port at line rate and sends it down the cable. */
 static void port_send(struct ipport *p, struct frame *f)
@@ -196,6 +237,10 @@ static void port_send(struct ipport *p, struct frame *f)
     uint32_t l2 = f->ip_len + NETSIM_L2_OVERHEAD;
     uint64_t start = p->tx_free_at > now ? p->tx_free_at : now;
     p->tx_free_at = start + (uint64_t)l2 * 8u * 1000000000u / IPNET_LINE_RATE_BPS;
+    if (p->net->tap) {
+        char buf[96];
+        tap(p, f, false, p->bridge ? pipe_note(p, f, buf, sizeof buf) : NULL);
+    }
     p->out_pkts++;
     p->out_bytes += l2;
     ewma_rate_add(&p->out_rate, now, l2);
@@ -262,6 +307,8 @@ static void send_dgram(struct ipport *p, struct dgram *d)
         uint32_t left = data - (uint32_t)i * chunk;
         f->d = d;
         f->ip_len = d->nfrags == 1 ? len : IPNET_HEADER + (left < chunk ? left : chunk);
+        f->frag_off = (uint32_t)i * chunk;
+        f->in_at = 0;
         port_send(p, f);
     }
 }
@@ -289,6 +336,26 @@ static void host_receive(struct ipport *q, struct frame *f, bool wire)
     frame_free(net, f); /* a fragment waits for the others, or nobody listens */
 }
 
+static const char *const drop_notes[] = {
+    [NETSIM_DROP_NTH] = "netsim: dropped (drop nth)",
+    [NETSIM_DROP_RANDOM] = "netsim: dropped (drop random)",
+    [NETSIM_DROP_QFULL] = "netsim: dropped (queue full)",
+    [NETSIM_DROP_FLUSH] = "netsim: dropped (simulator removed)",
+};
+
+/* A frame entering a pipe, with a tap: the pipe decides at once whether
+ * it drops it (pipe_drop then taps it with the reason, before it is
+ * freed); else it is tapped as received. Same calls as without a tap. */
+static void tap_pipe(struct ipport *q, struct frame *f, uint32_t l2, uint64_t now)
+{
+    f->in_at = now;
+    q->net->arriving = f;
+    bool kept = netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
+    q->net->arriving = NULL;
+    if (kept)
+        tap(q, f, true, NULL);
+}
+
 static void arrive(engine_t *e, void *arg)
 {
     struct frame *f = arg;
@@ -299,10 +366,14 @@ static void arrive(engine_t *e, void *arg)
         frame_free(q->net, f);
         return;
     }
+    if (q->net->tap && !q->pipe)
+        tap(q, f, true, NULL);
     q->in_pkts++;
     q->in_bytes += l2;
     ewma_rate_add(&q->in_rate, now, l2);
-    if (q->pipe) {
+    if (q->pipe && q->net->tap) {
+        tap_pipe(q, f, l2, now);
+    } else if (q->pipe) {
         netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
     } else if (f->ip_len > (q->mtu > 1500 ? q->mtu : 1500)) {
         /* jumbo on one side only: a giant, lost. A port takes any standard
@@ -328,7 +399,8 @@ static void pipe_deliver(void *ctx, netsim_pkt pkt)
 static void pipe_drop(void *ctx, netsim_pkt pkt, netsim_drop_cause cause)
 {
     struct ipport *in = ctx;
-    (void)cause;
+    if (in->net->tap && pkt.user == in->net->arriving)
+        tap(in, pkt.user, true, drop_notes[cause]);
     frame_free(in->net, pkt.user);
 }
 
@@ -398,7 +470,7 @@ bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt)
         d->nfrags = d->alive = 1;
         d->arrived = 0;
         d->delivered = false;
-        *f = (struct frame){.d = d, .ip_len = pkt->ip_len, .at = own};
+        *f = (struct frame){.d = d, .ip_len = pkt->ip_len, .at = own}; /* no port: no tap */
         engine_after(net->e, IPNET_LOCAL_RTT_NS / 2, local_deliver, f);
         return true;
     }
@@ -574,4 +646,25 @@ int ipnet_arp_table(struct ipnet *net, int sw, int slot, int port, struct ipnet_
         return 0;
     memcpy(out, p->arp, sizeof p->arp[0] * (size_t)p->narp);
     return p->narp;
+}
+
+void ipnet_set_tap(struct ipnet *net, ipnet_tap_fn fn, void *ctx)
+{
+    net->tap = fn;
+    net->tap_ctx = ctx;
+}
+
+void ipnet_set_render(struct ipnet *net, uint8_t proto, ipnet_render_fn fn, void *ctx)
+{
+    net->render[proto].fn = fn;
+    net->render[proto].ctx = ctx;
+}
+
+uint32_t ipnet_render(struct ipnet *net, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap)
+{
+    uint32_t n = pkt->ip_len - IPNET_HEADER < cap ? pkt->ip_len - IPNET_HEADER : cap;
+    if (net->render[pkt->proto].fn)
+        return net->render[pkt->proto].fn(net->render[pkt->proto].ctx, pkt, out, cap);
+    memset(out, 0, n); /* a protocol that cannot say: zeros */
+    return n;
 }

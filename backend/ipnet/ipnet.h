@@ -147,6 +147,30 @@ int ipnet_arp_table(struct ipnet *net, int sw, int slot, int port, struct ipnet_
 
 engine_t *ipnet_engine(struct ipnet *net);
 
+/* Observation points (docs/capture.md): a tap hears every frame a port
+ * sends or receives, as it happens. It only reads: off (NULL) it costs a
+ * test per frame, on the simulation runs the same events in the same
+ * order. One tap per data plane. */
+struct ipnet_tap_frame {
+    int sw, slot, port;     /* the port */
+    bool rx;                /* received (else sent) */
+    const struct ipnet_pkt *pkt; /* its datagram (valid during the call) */
+    uint32_t ip_len;        /* this frame: the datagram, or one fragment */
+    uint32_t frag_off;      /* the fragment's offset in the datagram's data */
+    bool more_frags;
+    int src[3], dst[3];     /* sw, slot, port owning pkt->src / pkt->dst ({-1} none): the MACs */
+    const char *note;       /* what netsim did to it, or NULL */
+};
+typedef void (*ipnet_tap_fn)(void *ctx, const struct ipnet_tap_frame *f);
+void ipnet_set_tap(struct ipnet *net, ipnet_tap_fn fn, void *ctx);
+/* How a protocol's message looks on a wire: its header (checksum 0) and
+ * data, at most cap bytes, into out; returns the length (the protocol's
+ * part of ip_len, but for a TCP SYN's options: tcp_seg_render). Only a
+ * tap asks. */
+typedef uint32_t (*ipnet_render_fn)(void *ctx, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap);
+void ipnet_set_render(struct ipnet *net, uint8_t proto, ipnet_render_fn fn, void *ctx);
+uint32_t ipnet_render(struct ipnet *net, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap);
+
 /* ICMP echo from switch sw to dst (backend/ipnet/icmp.c): `count` requests
  * of `size` data bytes, one second apart. Several pings may be under way
  * at once: sessions on real time take turns on the lab while theirs wait.

@@ -1,0 +1,40 @@
+/*
+ * Packet captures for Wireshark (docs/capture.md): a tap on the data plane
+ * writes every frame a Gigabit Ethernet port sends or receives as a real
+ * Ethernet/IPv4 frame, with the bytes its protocol would put on a wire,
+ * into a pcapng file (one interface per port that carries traffic, named
+ * "MDS1 GigabitEthernet2/2", nanosecond stamps of lab time from
+ * CAPTURE_EPOCH_S, a comment where netsim dropped or held a frame) or a
+ * classic pcap file (nanosecond magic). Only reads: the simulation runs
+ * the same events in the same order with or without it.
+ */
+#ifndef MDSIM_CAPTURE_H
+#define MDSIM_CAPTURE_H
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ipnet;
+struct capture;
+
+/* Lab time 0 is 2024-01-01 00:00:00 UTC in a capture. */
+#define CAPTURE_EPOCH_S 1704067200ULL
+
+enum capture_format { CAPTURE_PCAPNG, CAPTURE_PCAP };
+
+/* The lab's switches, as the capture names them: names[sw] ("MDS1") and
+ * ids[sw] (the id in their MACs, 0005.30II.SSPP as `show interface`). */
+struct capture_switches {
+    int n;
+    const char *const *names;
+    const int *ids;
+};
+
+/* Starts capturing every port of net into out (which stays the
+ * caller's; flushed after each packet when it is a pipe or a terminal,
+ * else at capture_stop). NULL when out of memory. */
+struct capture *capture_start(struct ipnet *net, FILE *out, enum capture_format fmt,
+                              const struct capture_switches *sw);
+/* Stops (the tap is removed), flushes; true when every write succeeded. */
+bool capture_stop(struct capture *c);
+
+#endif
