@@ -36,8 +36,10 @@ struct fc_frame {
     uint16_t ox_id;
     uint32_t payload;       /* bytes, 0..FC_PAYLOAD_MAX */
     const struct fc_pattern *pattern; /* NULL: not compressible data (headers, ELS) */
-    uint32_t fcp_dl;        /* FCP_CMND: the transfer length */
-    bool fcp_write;         /* FCP_CMND: WRDATA (else RDDATA) */
+    uint32_t fcp_dl;        /* FCP_CMND, XFER_RDY, DATA: the transfer length */
+    bool fcp_write;         /* FCP_CMND: WRDATA (else RDDATA); DATA: a write's (the originator sends) */
+    uint32_t rel_off;       /* FCP_DATA: the payload's offset in the transfer (captures draw it) */
+    uint16_t seq_cnt;       /* FCP_DATA: the frame's number in its sequence */
     uint64_t t0;            /* the originator's send time */
     uint64_t tag;           /* the originator's cookie */
     void *ils;              /* FC_ILS: the link message, malloc'ed, freed with the frame */

@@ -1,5 +1,6 @@
 #include "tunnel.h"
 #include "compress.h"
+#include "fcip_wire.h"
 #include "engine/ewma.h"
 #include <stddef.h>
 #include "ipnet/ipnet.h"
@@ -321,6 +322,7 @@ static struct endpoint *ep_new(struct fcip_tunnel *t, int slot, bool active, uin
         free(ep);
         return NULL;
     }
+    tcp_set_render(ep->c, fcip_wire_render); /* what a capture shows of its stream */
     ep->next = fe->live;
     fe->live = ep;
     t->ep[slot] = ep;
@@ -825,6 +827,16 @@ static void tcp_rx(void *ctx, int sw, const struct ipnet_pkt *pkt)
         tcp_seg_drop(&d.seg);
 }
 
+/* A segment's bytes, for a capture: TCP draws the header, the records of
+ * the stream their FCIP frames (fcip_wire.c). */
+static uint32_t tcp_render(void *ctx, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap)
+{
+    (void)ctx;
+    struct tcp_dgram d;
+    memcpy(&d, pkt->payload, sizeof d);
+    return tcp_seg_render(&d.seg, d.sport, d.dport, out, cap);
+}
+
 static void tcp_lost(void *ctx, const struct ipnet_pkt *pkt)
 {
     (void)ctx;
@@ -842,6 +854,7 @@ struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabri
         abort();
     *fe = (struct fcip_engine){.e = e, .net = net, .fab = fab};
     ipnet_register(net, IPNET_TCP, tcp_rx, tcp_lost, fe);
+    ipnet_set_render(net, IPNET_TCP, tcp_render, fe);
     fabric_on_rebuilt(fab, refabric, fe);
     return fe;
 }

@@ -167,11 +167,16 @@ static void data_left(void *origin, const struct fc_frame *f)
         }
 }
 
-static void send_data(struct nport *np, uint32_t d_id, uint16_t ox_id, uint32_t size, const struct fc_pattern *p)
+static void send_data(struct nport *np, uint32_t d_id, uint16_t ox_id, uint32_t size, const struct fc_pattern *p,
+                      bool write)
 {
     for (uint32_t off = 0; off < size; off += TUNER_FRAME) {
         uint32_t n = size - off < TUNER_FRAME ? size - off : TUNER_FRAME;
         struct fc_frame *f = frame(np, d_id, FC_FCP_DATA, ox_id, n);
+        f->fcp_dl = size; /* what a capture draws: FC_FCP_DATA's sequence */
+        f->fcp_write = write;
+        f->rel_off = off;
+        f->seq_cnt = (uint16_t)(off / TUNER_FRAME);
         f->pattern = p;
         f->sent = data_left;
         f->origin = np->t;
@@ -264,7 +269,7 @@ static void initiator_rx(struct nport *np, struct fc_frame *f)
     if (!x || x->target != f->s_id)
         return; /* late: the I/O was aborted or its command stopped */
     if (f->kind == FC_FCP_XFER_RDY)
-        send_data(np, x->target, x->ox_id, x->cmd->conf.size, pattern_of(np));
+        send_data(np, x->target, x->ox_id, x->cmd->conf.size, pattern_of(np), true);
     else if (f->kind == FC_FCP_DATA) {
         x->got += f->payload;
         count_bytes(np, f->payload, false);
@@ -304,11 +309,12 @@ static void serviced(engine_t *e, void *arg)
     struct nport *np = sv->np;
     sv->timer = 0;
     if (sv->write) {
-        fabric_send(np->t->fab, np->conf.sw,
-                    frame(np, sv->initiator, FC_FCP_XFER_RDY, sv->ox_id, TUNER_XFER_RDY_BYTES));
+        struct fc_frame *x = frame(np, sv->initiator, FC_FCP_XFER_RDY, sv->ox_id, TUNER_XFER_RDY_BYTES);
+        x->fcp_dl = sv->size; /* its burst length, as a capture draws it */
+        fabric_send(np->t->fab, np->conf.sw, x);
         return;
     }
-    send_data(np, sv->initiator, sv->ox_id, sv->size, sv->pattern);
+    send_data(np, sv->initiator, sv->ox_id, sv->size, sv->pattern, false);
     respond(sv);
 }
 

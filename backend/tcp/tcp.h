@@ -203,6 +203,19 @@ void tcp_input(tcp_conn *c, const struct tcp_seg *seg);
 
 enum tcp_state tcp_state_get(const tcp_conn *c);
 
+/* Captures (docs/capture.md; tcp_wire.c). The stream is virtual, so the
+ * bytes a segment carries are made up when someone looks: its writer says
+ * how a record looks (the bytes [off, off + n) of rec into out), and a byte
+ * no record explains (one already delivered) is zero. */
+typedef void (*tcp_render_fn)(const void *rec, uint32_t off, uint8_t *out, uint32_t n);
+void tcp_set_render(tcp_conn *c, tcp_render_fn fn);
+/* The segment as a real TCP would send it: header with the options this
+ * TCP uses (MSS, window scale, SACK-permitted on SYNs, timestamps, SACK
+ * blocks), checksum left 0, then its payload. Sequence numbers are the
+ * stream offsets modulo 2^32 (initial sequence number 0), timestamps
+ * microseconds. Returns the byte count, 0 when cap is too small. */
+uint32_t tcp_seg_render(const struct tcp_seg *seg, uint16_t sport, uint16_t dport, uint8_t *out, uint32_t cap);
+
 /* What `show interface fcipN` / `show ips stats tcp` print. Bytes are
  * payload bytes unless named otherwise. */
 struct tcp_stats {

@@ -63,3 +63,22 @@ bool tcp_stream_pop_upto(struct tcp_stream *s, uint64_t upto, struct tcp_rec *ou
         return false;
     return tcp_stream_pop(s, out);
 }
+
+void tcp_stream_each(const struct tcp_stream *s, uint64_t from, uint64_t to, tcp_stream_each_fn fn, void *ctx)
+{
+    uint32_t lo = 0, hi = s->len; /* the first record ending after `from` (ends ascend) */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->q[(s->head + mid) & (s->cap - 1)].end <= from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t i = lo; i < s->len; i++) {
+        const struct tcp_rec *r = &s->q[(s->head + i) & (s->cap - 1)];
+        uint64_t start = r->end - r->len;
+        if (start >= to)
+            break;
+        fn(ctx, r, start > from ? start : from, r->end < to ? r->end : to);
+    }
+}

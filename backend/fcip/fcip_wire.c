@@ -1,0 +1,122 @@
+#include "fcip_wire.h"
+#include "capture/capture.h" /* CAPTURE_EPOCH_S: the FCIP time stamp is lab time too */
+#include "fabric/fc_frame.h"
+#include "engine/engine.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#define NTP_1970 2208988800ULL /* seconds from 1900 to 1970 */
+
+enum { SOF_F = 0x28, SOF_I3 = 0x2E, SOF_N3 = 0x36, EOF_N = 0x41, EOF_T = 0x42 };
+
+/* FC header values per frame kind (FC-FS, FCP-4, FC-LS, FC-SW). */
+static const struct {
+    uint8_t r_ctl, type;
+    uint32_t f_ctl; /* responder's frames carry 0x800000 */
+    uint8_t cmd;    /* ELS / SW_ILS command code, first payload byte */
+} kinds[] = {
+    [FC_ILS] = {0x02, 0x22, 0x290000, 0x10},          /* SW_ILS request (ELP's size) */
+    [FC_ELS_ECHO] = {0x22, 0x01, 0x290000, 0x10},     /* ELS ECHO */
+    [FC_ELS_ECHO_ACC] = {0x23, 0x01, 0x990000, 0x02}, /* LS_ACC */
+    [FC_FCP_CMND] = {0x06, 0x08, 0x290000, 0},
+    [FC_FCP_XFER_RDY] = {0x05, 0x08, 0x890000, 0},
+    [FC_FCP_DATA] = {0x01, 0x08, 0x000008, 0},        /* relative offset present */
+    [FC_FCP_RSP] = {0x07, 0x08, 0x990000, 0},
+};
+
+static uint8_t *put(uint8_t *p, uint64_t v, int bytes)
+{
+    for (int i = bytes - 1; i >= 0; i--)
+        *p++ = (uint8_t)(v >> (8 * i));
+    return p;
+}
+
+/* A word with two bytes and their complements (FCIP header, SOF, EOF). */
+static uint8_t *pair(uint8_t *p, uint8_t a, uint8_t b)
+{
+    const uint8_t w[4] = {a, b, (uint8_t)~a, (uint8_t)~b};
+    memcpy(p, w, 4);
+    return p + 4;
+}
+
+/* A data frame: which of its sequence. */
+static bool first_of_seq(const struct fc_frame *f) { return f->kind != FC_FCP_DATA || f->rel_off == 0; }
+static bool last_of_seq(const struct fc_frame *f)
+{
+    return f->kind != FC_FCP_DATA || f->rel_off + f->payload >= f->fcp_dl;
+}
+
+static uint32_t f_ctl(const struct fc_frame *f)
+{
+    uint32_t v = kinds[f->kind].f_ctl;
+    if (f->kind == FC_FCP_DATA) {
+        v |= f->fcp_write ? 0 : 0x800000;             /* a read's data comes from the responder */
+        v |= last_of_seq(f) ? 0x080000 | 0x010000 : 0; /* end of sequence, initiative passed */
+    }
+    return v;
+}
+
+/* The FC-4 payload: the command, transfer-ready and ELS bytes; data and
+ * status are zeros (status GOOD). */
+static void payload(const struct fc_frame *f, uint8_t *p)
+{
+    if (f->kind == FC_FCP_CMND) {
+        p[11] = f->fcp_write ? 0x01 : 0x02;           /* WRDATA / RDDATA */
+        p[12] = f->fcp_write ? 0x2A : 0x28;           /* WRITE(10) / READ(10), LBA 0 */
+        put(p + 19, f->fcp_dl / 512u, 2);             /* blocks of 512 bytes */
+        put(p + 28, f->fcp_dl, 4);                    /* FCP_DL */
+    } else if (f->kind == FC_FCP_XFER_RDY) {
+        put(p + 4, f->fcp_dl, 4);                     /* burst length; offset 0 */
+    } else if (kinds[f->kind].cmd && f->payload >= 4) {
+        p[0] = kinds[f->kind].cmd;
+        if (f->kind == FC_ILS && f->payload >= 8)
+            p[4] = 3;                                 /* ELP revision */
+    }
+}
+
+/* The whole encapsulated frame into buf (FCIP_ENCAP_BYTES + FC_HDR_BYTES +
+ * FC_PAYLOAD_MAX); returns its length in the stream. */
+static uint32_t encapsulate(const struct fc_frame *f, uint8_t *buf)
+{
+    uint32_t len = f->carrier_len, words = len / 4;
+    uint32_t body = len > FCIP_ENCAP_BYTES + FC_HDR_BYTES ? len - FCIP_ENCAP_BYTES - FC_HDR_BYTES : 0;
+    /* RFC 3821 5.6: protocol 1 (FCIP) version 1 twice, pFlags 0, flags 0
+     * and the frame length in words, the time stamp (NTP format, lab time
+     * the frame entered TCP), CRC field 0 (not used) */
+    uint8_t *p = pair(pair(buf, 1, 1), 1, 1);
+    p = pair(p, 0, 0);
+    const uint16_t fl = (uint16_t)(words & 0x3ff);
+    p = put(p, fl, 2);
+    p = put(p, (uint16_t)~fl, 2);
+    uint64_t t = f->carrier_at;
+    p = put(p, CAPTURE_EPOCH_S + NTP_1970 + t / ENGINE_NS_PER_SEC, 4);
+    p = put(p, ((t % ENGINE_NS_PER_SEC) << 32) / ENGINE_NS_PER_SEC, 4);
+    p += 4;
+    uint8_t sof = f->class_f ? SOF_F : first_of_seq(f) ? SOF_I3 : SOF_N3;
+    p = pair(p, sof, sof);
+    /* FC header: R_CTL D_ID CS_CTL S_ID TYPE F_CTL SEQ_ID DF_CTL SEQ_CNT OX_ID RX_ID parameter */
+    uint8_t *h = p;
+    uint32_t fabric = 0xfffffd, d_id = f->d_id, s_id = f->s_id;
+    if (f->kind == FC_ILS) /* switch to switch: fabric controller to fabric controller */
+        d_id = s_id = fabric;
+    p = put(p, (uint64_t)kinds[f->kind].r_ctl << 24 | (d_id & 0xffffff), 4);
+    p = put(p, s_id & 0xffffff, 4);
+    p = put(p, (uint64_t)kinds[f->kind].type << 24 | f_ctl(f), 4);
+    p = put(p, (uint64_t)f->kind << 24 | f->seq_cnt, 4);
+    p = put(p, (uint64_t)f->ox_id << 16 | 0xffff, 4);
+    p = put(p, f->kind == FC_FCP_DATA ? f->rel_off : 0, 4);
+    payload(f, p);
+    p += body;
+    p = put(p, crc32(0, h, (uInt)(p - h)), 4);
+    uint8_t eof = last_of_seq(f) ? EOF_T : EOF_N;
+    pair(p, eof, eof);
+    return len;
+}
+
+void fcip_wire_render(const void *rec, uint32_t off, uint8_t *out, uint32_t n)
+{
+    uint8_t buf[FCIP_ENCAP_BYTES + FC_HDR_BYTES + FC_PAYLOAD_MAX] = {0};
+    uint32_t len = encapsulate(rec, buf);
+    memcpy(out, buf + off, off + n <= len ? n : len > off ? len - off : 0);
+}
