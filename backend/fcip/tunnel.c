@@ -1,5 +1,6 @@
 #include "tunnel.h"
 #include "compress.h"
+#include "fspf.h"
 #include "fcip_wire.h"
 #include "engine/ewma.h"
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #define ILS_PAYLOAD 120u /* an ELP's size: what the link parameters cost on the wire */
+#define ILS_CMD_ELP 0x10 /* SW_ILS command codes tell an ELP from an FSPF hello */
 
 /* A TCP segment as it rides in an IP datagram. */
 struct tcp_dgram {
@@ -19,6 +21,7 @@ _Static_assert(sizeof(struct tcp_dgram) <= IPNET_PAYLOAD_MAX, "a TCP segment fit
 
 /* What each end tells the other once the control connection is up. */
 struct link_params {
+    uint8_t cmd; /* ILS_CMD_ELP */
     int sw;
     enum fcip_trunk_mode trunk;
     struct vsan_set allowed, vsans;
@@ -62,6 +65,7 @@ struct fcip_tunnel {
     struct vsan_set was_up; /* the VSANs the ISL carried when it last went down */
     struct vsan_set was_isolated; /* before the trunk last changed */
     int isl;
+    struct fspf_link *fspf; /* hellos while the link is up */
     engine_timer_id retry;
     uint64_t comp_free_at;
     uint16_t next_port;
@@ -423,6 +427,7 @@ static void tunnel_reset(struct fcip_tunnel *t)
         engine_cancel(t->fe->e, t->retry);
     t->retry = 0;
     t->sent_params = t->got_params = false;
+    fspf_link_down(t->fspf);
 }
 
 static void tunnel_fail(struct fcip_tunnel *t, enum fcip_cause why)
@@ -604,7 +609,7 @@ static void send_params(struct fcip_tunnel *t)
     struct link_params *p = malloc(sizeof *p);
     if (!p)
         abort();
-    *p = (struct link_params){t->conf.sw,       t->conf.trunk,     t->conf.allowed, {{0}},
+    *p = (struct link_params){ILS_CMD_ELP,       t->conf.sw,       t->conf.trunk,     t->conf.allowed, {{0}},
                               t->conf.port_vsan, t->conf.write_acc, t->connector,    t->conf.nconn};
     local_vsans(t, &p->vsans);
     t->sent_vsans = p->vsans;
@@ -680,6 +685,10 @@ static void bring_up(struct fcip_tunnel *t)
         told = set_state(t, FCIP_ISOLATED, FCIP_CAUSE_DOMAIN_OVERLAP);
     else
         told = set_state(t, FCIP_UP, FCIP_CAUSE_NONE);
+    if (t->state == FCIP_UP || t->state == FCIP_TRUNKING)
+        fspf_link_up(t->fspf, &t->up);
+    else
+        fspf_link_down(t->fspf);
     /* a trunk that stays up still tells which of its VSANs went or came */
     if (!told && t->state == FCIP_TRUNKING &&
         (memcmp(&t->up, &t->was_up, sizeof t->up) != 0 ||
@@ -729,6 +738,8 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
         t->st.cf_frames_in++;
         t->st.cf_bytes_in += fc_frame_bytes(f);
     }
+    if (fspf_receive(t->fspf, f))
+        return;
     if (f->kind == FC_ILS) {
         t->peer = *(const struct link_params *)f->ils;
         t->got_params = true;
@@ -862,6 +873,7 @@ struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabri
 static void tunnel_free(struct fcip_tunnel *t)
 {
     tunnel_reset(t);
+    fspf_link_free(t->fspf);
     free(t);
 }
 
@@ -954,6 +966,7 @@ void fcip_tunnel_apply(struct fcip_engine *fe, const struct fcip_tunnel_conf *c)
         t->fe = fe;
         t->conf = *c;
         t->next_port = FCIP_EPHEMERAL_FIRST;
+        t->fspf = fspf_link_new(fe->e, fe->fab, c->sw, isl_send, t);
         t->st.peer_sw = -1;
         t->seen = true;
         tunnel_try(t);
@@ -1016,6 +1029,8 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
         tcp_stats_get(ep->c, &st->conn[i].tcp);
     }
 }
+
+const struct fspf_link *fcip_tunnel_fspf(const struct fcip_tunnel *t) { return t->fspf; }
 
 void fcip_tunnel_clear_counters(struct fcip_tunnel *t)
 {

@@ -31,6 +31,7 @@
 struct ipnet;
 struct fcip_engine;
 struct fcip_tunnel;
+struct fspf_link;
 
 #define FCIP_RETRY_NS (2ULL * ENGINE_NS_PER_SEC) /* an active end's next attempt */
 #define FCIP_EPHEMERAL_FIRST 65532u
@@ -147,5 +148,7 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st);
 /* `clear counters`: frames, bytes, rates, drops, compression, attempts. */
 void fcip_tunnel_clear_counters(struct fcip_tunnel *t);
 const char *fcip_state_text(enum fcip_state s);
+/* Its FSPF hellos and neighbors (fspf.h); never NULL. */
+const struct fspf_link *fcip_tunnel_fspf(const struct fcip_tunnel *t);
 
 #endif

@@ -136,13 +136,17 @@ START_TEST(g12_max_retransmissions_take_it_down)
 END_TEST
 
 /* G13: an idle link loses its path both ways: keepalive (60 s) and 8
- * probes 1 s apart take it down 68 s after the last traffic. */
+ * probes 1 s apart take it down 68 s after the last traffic. An up ISL is
+ * never that idle (FSPF hellos every 20 s: test_fspf), so the link here is
+ * an isolated one (port VSANs differ), which carries no hellos (case N). */
 START_TEST(g13_keepalive_takes_an_idle_link_down)
 {
     rig_init(&r, 0, 0, 1500);
+    r.conf[0].trunk = r.conf[1].trunk = FCIP_TRUNK_OFF;
+    r.conf[1].port_vsan = 20;
     rig_apply(&r);
     engine_run_until(r.e, ENGINE_NS_PER_SEC);
-    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_ISOLATED);
     netsim_pipe_config cfg;
     netsim_pipe_config_init(&cfg);
     cfg.drop_nth_set = true;
@@ -150,7 +154,7 @@ START_TEST(g13_keepalive_takes_an_idle_link_down)
     cfg.drop_nth_burst = 1;
     rig_netsim(&r, &cfg);
     uint64_t t0 = engine_now(r.e);
-    while (rig_state(&r, 0, NULL) == FCIP_TRUNKING && engine_now(r.e) < t0 + 100 * ENGINE_NS_PER_SEC)
+    while (rig_state(&r, 0, NULL) == FCIP_ISOLATED && engine_now(r.e) < t0 + 100 * ENGINE_NS_PER_SEC)
         engine_run_until(r.e, engine_now(r.e) + 100 * ENGINE_NS_PER_MS);
     double took = (engine_now(r.e) - t0) / 1e9;
     struct fcip_status st;
