@@ -6,7 +6,8 @@
 
 extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
     ipnet_feature, netsim_feature, fabric_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature,
-    sanext_feature, mgmt_feature, license_feature, bootflash_feature, logging_feature, fcdomain_feature;
+    sanext_feature, mgmt_feature, license_feature, bootflash_feature, logging_feature, fcdomain_feature,
+    fctimer_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -22,6 +23,7 @@ const struct feature *const features[] = {
     &iscsi_feature,
     &vsan_feature,
     &fcdomain_feature, /* after vsan: its lines follow the vsan database */
+    &fctimer_feature,
     &zone_feature,
     &sanext_feature,
     &line_feature,

@@ -19,6 +19,7 @@ static const struct fcip_cause_words words[FCIP_CAUSE_COUNT] = {
     [FCIP_CAUSE_NOT_ALL_UP] = {"Not all VSANs UP on the trunk", NULL, false, true},
     [FCIP_CAUSE_DOMAIN_OVERLAP] = {"Isolation due to domain overlap", "IF_DOWN_DOMAIN_OVERLAP_ISOLATION", false,
                                    true},
+    [FCIP_CAUSE_ELP] = {"Isolation due to ELP failure", "IF_DOWN_ELP_FAILURE_ISOLATION", false, true},
 };
 
 const struct fcip_cause_words *fcip_cause_words(enum fcip_cause c)

@@ -8,6 +8,7 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "vsan/vsan.h"
+#include "fctimer/fctimer.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +69,10 @@ static void apply_if(void *arg, const struct fcip_if_conf *ic)
         .allowed = ic->allowed,
         .port_vsan = vsan_port_vsan(x->lab, x->sw, ifname),
     };
+    struct fctimer_conf tov;
+    fctimer_get(x->lab, x->sw, &tov);
+    c.e_d_tov_ms = tov.e_d_tov_ms;
+    c.r_a_tov_ms = tov.r_a_tov_ms;
     if (profile)
         tcp_from_profile(&pc, &c.tcp);
     else

@@ -28,6 +28,7 @@ struct link_params {
     int port_vsan;
     bool write_acc, connector;
     int nconn;
+    int e_d_tov_ms, r_a_tov_ms;
 };
 
 /* One TCP connection of a tunnel. `t` is NULL once buried: its tcp_conn
@@ -610,7 +611,8 @@ static void send_params(struct fcip_tunnel *t)
     if (!p)
         abort();
     *p = (struct link_params){ILS_CMD_ELP,       t->conf.sw,       t->conf.trunk,     t->conf.allowed, {{0}},
-                              t->conf.port_vsan, t->conf.write_acc, t->connector,    t->conf.nconn};
+                              t->conf.port_vsan, t->conf.write_acc, t->connector,    t->conf.nconn,
+                              t->conf.e_d_tov_ms, t->conf.r_a_tov_ms};
     local_vsans(t, &p->vsans);
     t->sent_vsans = p->vsans;
     struct fc_frame *f = fabric_frame_new(t->fe->fab);
@@ -664,6 +666,12 @@ static void compute_up(struct fcip_tunnel *t)
     isolate_overlaps(t);
 }
 
+/* The ELP's timers must match, or the whole link isolates (case L). */
+static bool elp_agrees(const struct fcip_tunnel *t)
+{
+    return t->conf.e_d_tov_ms == t->peer.e_d_tov_ms && t->conf.r_a_tov_ms == t->peer.r_a_tov_ms;
+}
+
 /* A trunk stays up while it has a VSAN in common with its peer, even
  * when every such VSAN is isolated; an E port needs its port VSAN up. */
 static void bring_up(struct fcip_tunnel *t)
@@ -671,12 +679,17 @@ static void bring_up(struct fcip_tunnel *t)
     t->was_isolated = t->st.isolated;
     isl_down(t);
     compute_up(t);
+    bool elp = elp_agrees(t);
+    if (!elp) /* nothing crosses */
+        memset(&t->up, 0, sizeof t->up);
     t->isl = fabric_isl_up(t->fe->fab, t->conf.sw, t->peer.sw, &t->up, isl_send, t);
     t->st.peer_sw = t->peer.sw;
     t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
     bool trunk = trunking(t->conf.trunk, t->peer.trunk);
     bool common = !vsan_set_empty(&t->up) || !vsan_set_empty(&t->overlap), told;
-    if (!common) /* connected, but no VSAN could cross: isolated */
+    if (!elp)
+        told = set_state(t, FCIP_ISOLATED, FCIP_CAUSE_ELP);
+    else if (!common) /* connected, but no VSAN could cross: isolated */
         told = set_state(t, FCIP_ISOLATED, trunk ? FCIP_CAUSE_NO_COMMON_VSAN : FCIP_CAUSE_PORT_VSAN);
     else if (trunk)
         told = set_state(t, FCIP_TRUNKING,
@@ -919,6 +932,7 @@ static bool trunk_differs(struct fcip_tunnel *t, const struct fcip_tunnel_conf *
     struct vsan_set now_vsans;
     local_vsans(t, &now_vsans);
     return t->conf.trunk != c->trunk || t->conf.port_vsan != c->port_vsan || t->conf.write_acc != c->write_acc ||
+           t->conf.e_d_tov_ms != c->e_d_tov_ms || t->conf.r_a_tov_ms != c->r_a_tov_ms ||
            memcmp(&t->conf.allowed, &c->allowed, sizeof c->allowed) != 0 ||
            (t->sent_params && memcmp(&t->sent_vsans, &now_vsans, sizeof now_vsans) != 0);
 }

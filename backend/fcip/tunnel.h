@@ -58,6 +58,7 @@ struct fcip_tunnel_conf {
     enum fcip_trunk_mode trunk;
     struct vsan_set allowed;
     int port_vsan;
+    int e_d_tov_ms, r_a_tov_ms; /* the switch's fctimer values, carried by the ELP */
 };
 
 enum fcip_state {
@@ -87,6 +88,7 @@ enum fcip_cause {
     FCIP_CAUSE_NO_COMMON_VSAN, /* trunking, no VSAN allowed and present at both ends */
     FCIP_CAUSE_NOT_ALL_UP,     /* trunking, some allowed VSANs isolated */
     FCIP_CAUSE_DOMAIN_OVERLAP, /* non-trunking, the port VSAN's domains overlap */
+    FCIP_CAUSE_ELP,            /* the ends' E_D_TOV or R_A_TOV differ (case L) */
     FCIP_CAUSE_COUNT
 };
 
