@@ -22,6 +22,10 @@ PKGS="cmake make gcc clang pkg-config libsqlite3-dev check libssh-dev libcrypt-d
 # another package's /usr/bin/kubectl (the Google Cloud SDK's) would make
 # its installation fail, and any kubectl renders deploy/.
 PKGS="$PKGS systemd python3-yaml"
+# tshark decodes `mdsim replay --pcap` captures (test_pcap.sh); its
+# debconf question (may non-root users capture?) is answered no before
+# the installation, so it asks nothing.
+PKGS="$PKGS tshark"
 command -v kubectl > /dev/null || PKGS="$PKGS kubernetes-client"
 missing=""
 for p in $PKGS; do
@@ -32,4 +36,5 @@ echo "mdsim: installing Debian packages:$missing"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 $SUDO apt-get update -qq
+echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections 2> /dev/null || true
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
