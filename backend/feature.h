@@ -19,6 +19,7 @@
 struct lab;
 struct ipnet;
 struct session;
+struct series_sink;
 
 /* Gates: what `feature X` (or its SAN-OS spelling) turns on. Commands of a
  * gated-off feature are invalid commands (cmd_def.feature names the gate). */
@@ -92,6 +93,12 @@ struct feature {
      * ok (parser/session_host.h). Either NULL: none. */
     const struct value_source *values;
     const struct mode_check *mode_checks;
+    /* Its time series (docs/series.md): at each sample, every series it
+     * has now, each a typed record (series_put: a name with its unit, a
+     * counter or a gauge, the value read from the live engine state).
+     * Runs between engine events: it only reads, and reads the data plane
+     * as it is (net), never reconciling. NULL: none. */
+    void (*series)(struct lab *lab, struct ipnet *net, void *state, struct series_sink *out);
 };
 
 /* The ordered list, ending with NULL. */

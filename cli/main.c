@@ -36,6 +36,10 @@ static const char usage[] =
     "                             --pace: SEC seconds of lab time before each line\n"
     "         [--pcap FILE]      --pcap: every port that carries traffic, captured\n"
     "                             into FILE for Wireshark (pcapng; .pcap: classic)\n"
+    "         [--series FILE [--plots DIR]]\n"
+    "                             --series: every time series, sampled each second of\n"
+    "                             lab time, into FILE (CSV; .json: JSON); --plots: SVG\n"
+    "                             plots and a gnuplot script into DIR\n"
     "  lab create FILE            create the lab file (--db) from a lab topology FILE\n"
     "  lab list                   list the switches of the lab\n"
     "  lab show                   print the lab as a lab file: topology, starting configs\n"
@@ -117,6 +121,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"strict-prompts", no_argument, NULL, 'P'}, {"pace", required_argument, NULL, 'p'},
         {"version", no_argument, NULL, 'W'},    {"lab", required_argument, NULL, 'L'},
         {"students", required_argument, NULL, 'N'}, {"pcap", required_argument, NULL, 'A'},
+        {"series", required_argument, NULL, 'X'}, {"plots", required_argument, NULL, 'Y'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -137,6 +142,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'W': print_version(); exit(0);
         case 'L': o->lab_file = optarg; break;
         case 'A': o->replay.pcap = optarg; break;
+        case 'X': o->replay.series = optarg; break;
+        case 'Y': o->replay.plots = optarg; break;
         case 'N': if (!num_opt(optarg, 1, CLASS_STUDENTS_MAX, &o->students)) return -1; break;
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
@@ -156,6 +163,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
      * there, unless --strict-prompts, or --verify (which checks the prompts
      * the switch prints) without --follow-prompts. */
     o->replay.follow_prompts = follow == 1 || (follow == -1 && !o->replay.verify);
+    if (o->replay.plots && !o->replay.series) { /* the plots' gnuplot script reads the CSV */
+        fputs("mdsim: --plots needs --series FILE\n", stderr);
+        return -1;
+    }
     return optind;
 }
 
@@ -223,6 +234,10 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
     } else if (strcmp(argv[0], "replay") == 0) {
         if (argc < 2)
             return usage_error("replay needs at least one file");
+        if (o->replay.series) { /* so is the clock the sampler rides on */
+            fprintf(stderr, "mdsim: --series needs its own lab: %s is in use by process %ld\n", o->db, (long)ow->pid);
+            return 1;
+        }
         if (o->replay.pcap) { /* the data plane is the owner's */
             fprintf(stderr, "mdsim: --pcap needs its own lab: %s is in use by process %ld\n", o->db, (long)ow->pid);
             return 1;

@@ -4,6 +4,7 @@
 #include "mode.h"
 #include "verify_mask.h"
 #include "replay_pcap.h"
+#include "replay_series.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -627,6 +628,12 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     struct lab *lab = lab_for(shared, o);
     if (!lab)
         return 1;
+    struct replay_series *series = NULL;
+    if (o->series && !(series = replay_series_start(lab, o->series, o->plots, o->err ? o->err : stderr))) {
+        if (lab != shared)
+            lab_close(lab);
+        return 2; /* a path it cannot write */
+    }
     struct replay_pcap *pcap = o->pcap ? replay_pcap_start(lab, o->pcap, o->err ? o->err : stderr) : NULL;
     if (o->pcap && !pcap) {
         if (lab != shared)
@@ -668,6 +675,8 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     sb_free(&r.got);
     sb_free(&r.held);
     fflush(r.out);
+    if (replay_series_finish(series, r.err))
+        r.failures++;
     if (replay_pcap_stop(pcap, r.err))
         r.failures++;
     if (lab != shared)

@@ -16,6 +16,8 @@ struct replay_opts {
     int pace_s;         /* --pace: seconds of lab time before each command, as a person types */
     int start_switch;   /* where plain script lines run first */
     const char *pcap;   /* --pcap FILE: capture every port while it runs (docs/capture.md) */
+    const char *series; /* --series FILE: every time series, sampled on lab time (docs/series.md) */
+    const char *plots;  /* --plots DIR: their plots (with --series) */
     /* For a replay run by the lab's owner for an attached mdsim: where
      * the transcript and the errors go (NULL: stdout, stderr), and how a
      * file is opened (NULL: the file system, "-" = stdin). */

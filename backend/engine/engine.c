@@ -86,6 +86,10 @@ struct engine {
     uint64_t tune_far;          /* keys moved in from the far heap since */
     heap_ent *far;
     uint32_t far_len, far_cap;
+    /* the observer of engine_on_tick, and the next boundary it is due at */
+    engine_tick_fn tick_fn;
+    void *tick_ctx;
+    uint64_t tick_period, tick_next;
 };
 
 /* engine_now (engine.h) reads the time as the struct's first member. */
@@ -610,7 +614,7 @@ bool engine_step(engine_t *e)
     return true;
 }
 
-uint64_t engine_run_until(engine_t *e, uint64_t t)
+static uint64_t run_until(engine_t *e, uint64_t t)
 {
     if (e->running)
         return 0;
@@ -624,7 +628,7 @@ uint64_t engine_run_until(engine_t *e, uint64_t t)
     return e->events_run - before;
 }
 
-bool engine_run_while(engine_t *e, bool (*pred)(void *ctx), void *ctx, uint64_t limit_ns)
+static bool run_while(engine_t *e, bool (*pred)(void *ctx), void *ctx, uint64_t limit_ns)
 {
     if (e->running)
         return !pred(ctx);
@@ -643,4 +647,48 @@ bool engine_run_while(engine_t *e, bool (*pred)(void *ctx), void *ctx, uint64_t 
     if (!stopped_by_pred && limit_ns > e->now)
         e->now = limit_ns;
     return stopped_by_pred;
+}
+
+void engine_on_tick(engine_t *e, uint64_t period_ns, engine_tick_fn fn, void *ctx)
+{
+    e->tick_fn = period_ns ? fn : NULL;
+    e->tick_ctx = ctx;
+    e->tick_period = period_ns;
+    e->tick_next = period_ns ? (e->now / period_ns + 1) * period_ns : ENGINE_TIME_NEVER;
+}
+
+/* The clock stops at each boundary on the way: the events due up to it
+ * have run, none after it has. Running is set meanwhile, so an observer
+ * that tried to run the engine would do nothing. */
+static void tick(engine_t *e)
+{
+    uint64_t at = e->tick_next;
+    e->tick_next += e->tick_period;
+    e->running = true;
+    e->tick_fn(e, at, e->tick_ctx);
+    e->running = false;
+}
+
+uint64_t engine_run_until(engine_t *e, uint64_t t)
+{
+    if (!e->tick_fn || e->running)
+        return run_until(e, t);
+    uint64_t n = 0;
+    while (e->tick_next <= t) {
+        n += run_until(e, e->tick_next);
+        tick(e);
+    }
+    return n + run_until(e, t);
+}
+
+bool engine_run_while(engine_t *e, bool (*pred)(void *ctx), void *ctx, uint64_t limit_ns)
+{
+    if (!e->tick_fn || e->running)
+        return run_while(e, pred, ctx, limit_ns);
+    while (e->tick_next <= limit_ns) {
+        if (run_while(e, pred, ctx, e->tick_next))
+            return true; /* stopped before the boundary: not sampled yet */
+        tick(e);
+    }
+    return run_while(e, pred, ctx, limit_ns);
 }

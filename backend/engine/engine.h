@@ -70,6 +70,16 @@ uint64_t engine_run_until(engine_t *e, uint64_t t);
  * "until its replies arrive", capped by its timeout. */
 bool engine_run_while(engine_t *e, bool (*pred)(void *ctx), void *ctx, uint64_t limit_ns);
 
+/* An observer of the clock (the sampler, docs/series.md): fn(e, at_ns,
+ * ctx) each time engine_run_until or engine_run_while carries the clock
+ * over a multiple of period_ns, after every event due at or before it and
+ * before any later one. It is not an event: it takes no sequence number,
+ * leaves the trace hash alone, and must only read; a run to t1 then t2
+ * runs the same events in the same order as a run to t2. fn NULL: off,
+ * which costs a run one test. engine_step does not call it. */
+typedef void (*engine_tick_fn)(engine_t *e, uint64_t at_ns, void *ctx);
+void engine_on_tick(engine_t *e, uint64_t period_ns, engine_tick_fn fn, void *ctx);
+
 /* Run the single next event, if any; returns false when none is pending. */
 bool engine_step(engine_t *e);
 

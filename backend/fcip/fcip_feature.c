@@ -28,6 +28,7 @@ const struct feature fcip_feature = {
     .gate_line = "feature fcip",
     .render = {[SECTION_INTERFACES] = render},
     .tables = tables,
+    .series = fcip_series,
     .engine_new = fcip_engine_create,
     .engine_free = fcip_engine_destroy,
     .reconcile = fcip_engine_reconcile,

@@ -50,6 +50,7 @@ const struct feature interface_feature = {
     .engine_new = ge_engine_new,
     .engine_free = ge_log_free,
     .reconcile = reconcile,
+    .series = ge_series,
     .show_interfaces = ge_show_all,
     .show_brief = ge_show_brief,
     .show_descriptions = ge_show_descriptions,

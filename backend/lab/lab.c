@@ -54,6 +54,7 @@ struct lab {
     sqlite3_int64 data_version;  /* of the file, when this process last looked */
     uint64_t reconciles;         /* reconcile runs so far */
     uint64_t reconciles_at_start; /* ... when engine_start made the engine */
+    struct { uint64_t period_ns; engine_tick_fn fn; void *ctx; } sampler; /* lab_set_sampler */
     uint64_t reconciles_at[8];   /* ... when each open savepoint began */
     time_t wall_at_open;
     long long clock_delta; /* seconds the shown clock is ahead of the wall clock */
@@ -274,6 +275,7 @@ static void engine_start(struct lab *lab)
     declare_cables(lab);
     lab->dirty = true;
     lab->reconciles_at_start = lab->reconciles;
+    engine_on_tick(lab->engine, lab->sampler.period_ns, lab->sampler.fn, lab->sampler.ctx); /* a restart keeps it */
 }
 
 /* The data plane goes first: datagrams still in flight release what they
@@ -722,6 +724,16 @@ static void run_until(struct lab *lab, uint64_t t)
     lab_reconcile(lab);
     engine_run_until(lab->engine, t);
 }
+
+void lab_set_sampler(struct lab *lab, uint64_t period_ns, engine_tick_fn fn, void *ctx)
+{
+    lab->sampler.period_ns = period_ns;
+    lab->sampler.fn = fn;
+    lab->sampler.ctx = ctx;
+    engine_on_tick(lab->engine, period_ns, fn, ctx);
+}
+
+struct ipnet *lab_ipnet_as_is(struct lab *lab) { return lab->net; }
 
 void lab_advance_to(struct lab *lab, uint64_t t)
 {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <time.h>
+#include "engine/engine.h"
 
 struct lab;
 
@@ -96,6 +97,14 @@ void lab_settle(struct lab *lab);
 uint64_t lab_reconcile_count(const struct lab *lab);
 /* The IP data plane, brought in line with the store first. */
 struct ipnet *lab_ipnet(struct lab *lab);
+
+/* The sampler on lab time (docs/series.md): fn at every multiple of
+ * period_ns the clock passes, between events (engine_on_tick), kept across
+ * engine restarts; fn NULL: off. It must only read: it runs inside the
+ * engine's run, where the engine must not be reconciled, so it reads the
+ * data plane through lab_ipnet_as_is, never lab_ipnet. */
+void lab_set_sampler(struct lab *lab, uint64_t period_ns, engine_tick_fn fn, void *ctx);
+struct ipnet *lab_ipnet_as_is(struct lab *lab);
 
 /* The lab clock: simulated nanoseconds since the lab was opened. */
 uint64_t lab_now(const struct lab *lab);

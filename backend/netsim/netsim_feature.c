@@ -14,4 +14,5 @@ const struct feature netsim_feature = {
     .gate = GATE_SANEXT,
     .tables = tables,
     .reconcile = netsim_reconcile,
+    .series = netsim_series,
 };

@@ -92,6 +92,7 @@ const struct feature sanext_feature = {
     .engine_new = create,
     .engine_free = destroy,
     .reconcile = reconcile,
+    .series = sanext_series,
     .values = sanext_values,
     .mode_checks = sanext_mode_checks,
 };

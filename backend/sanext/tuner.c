@@ -530,6 +530,37 @@ void tuner_counters(struct tuner *t, int sw, const uint8_t pwwn[8], int vsan, st
     }
 }
 
+/* The counters as tuner_counters gives them, without rolling the second:
+ * an observer that reads (the sampler) must leave every N port as it was,
+ * or a later `(Max - x)` could differ. */
+static void peek(const struct nport *np, struct tuner_counters *out)
+{
+    uint64_t sec = now(np->t) / ENGINE_NS_PER_SEC;
+    *out = np->c;
+    out->found = true;
+    out->fcid = np->fcid;
+    if (sec == np->s.sec) {
+        out->ios_per_sec = np->s.last_ios;
+        out->egress_bps = np->s.last_egress;
+        out->ingress_bps = np->s.last_ingress;
+    } else if (sec == np->s.sec + 1) {
+        out->ios_per_sec = np->s.ios;
+        out->egress_bps = np->s.egress;
+        out->ingress_bps = np->s.ingress;
+    } else {
+        out->ios_per_sec = out->egress_bps = out->ingress_bps = 0;
+    }
+}
+
+void tuner_nports_each(struct tuner *t, tuner_nport_fn fn, void *ctx)
+{
+    for (int i = 0; i < t->n; i++) {
+        struct tuner_counters c;
+        peek(t->np[i], &c);
+        fn(ctx, &t->np[i]->conf, &c);
+    }
+}
+
 void tuner_clear(struct tuner *t, int sw, const uint8_t pwwn[8], int vsan)
 {
     struct nport *np = find(t, sw, pwwn, vsan);

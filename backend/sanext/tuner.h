@@ -84,5 +84,9 @@ struct tuner_counters {
 };
 void tuner_counters(struct tuner *t, int sw, const uint8_t pwwn[8], int vsan, struct tuner_counters *out);
 void tuner_clear(struct tuner *t, int sw, const uint8_t pwwn[8], int vsan);
+/* Every N port with its counters, read only (the second is not rolled:
+ * the rates are still those of the last complete second). */
+typedef void (*tuner_nport_fn)(void *ctx, const struct tuner_nport_conf *np, const struct tuner_counters *c);
+void tuner_nports_each(struct tuner *t, tuner_nport_fn fn, void *ctx);
 
 #endif

@@ -1,0 +1,184 @@
+/* The sampler and its ring (series.h). A sample is a row: the lab time
+ * and one raw reading per column; a column is a series, created the first
+ * time a feature puts it. Counters are kept raw and turned into growth per
+ * interval when read, so a dropped sample never shifts a count. */
+#include "series.h"
+#include "feature.h"
+#include "lab/lab.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MISSING INT64_MIN /* the series did not exist at that sample */
+
+struct column {
+    char *name;
+    enum series_kind kind;
+    int64_t *raw;   /* one per ring slot */
+    int64_t before; /* raw reading of the last row the ring dropped */
+};
+
+struct series {
+    struct lab *lab;
+    uint64_t period_ns;
+    int cap;
+    int head, n;        /* oldest slot, rows kept */
+    uint64_t *t_ns;     /* per slot */
+    struct column *col;
+    int ncol, col_cap;
+    uint64_t taken;
+};
+
+struct series_sink {
+    struct series *s;
+    int slot;
+    int next; /* where the next put is expected: features put in the same order each time */
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n);
+    if (!p)
+        abort();
+    return p;
+}
+
+static int column_add(struct series *s, const char *name, enum series_kind kind)
+{
+    if (s->ncol == s->col_cap) {
+        s->col_cap = s->col_cap ? 2 * s->col_cap : 32;
+        s->col = xrealloc(s->col, sizeof *s->col * (size_t)s->col_cap);
+    }
+    struct column *c = &s->col[s->ncol];
+    c->name = strdup(name);
+    c->raw = xrealloc(NULL, sizeof *c->raw * (size_t)s->cap);
+    if (!c->name)
+        abort();
+    for (int i = 0; i < s->cap; i++)
+        c->raw[i] = MISSING;
+    c->kind = kind;
+    c->before = MISSING;
+    return s->ncol++;
+}
+
+static int column_find(struct series_sink *k, const char *name, enum series_kind kind)
+{
+    struct series *s = k->s;
+    if (k->next < s->ncol && strcmp(s->col[k->next].name, name) == 0)
+        return k->next;
+    for (int i = 0; i < s->ncol; i++)
+        if (strcmp(s->col[i].name, name) == 0)
+            return i;
+    return column_add(s, name, kind);
+}
+
+void series_put(struct series_sink *out, enum series_kind kind, int64_t value, const char *fmt, ...)
+{
+    char name[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    int i = column_find(out, name, kind);
+    out->s->col[i].raw[out->slot] = value == MISSING ? MISSING + 1 : value;
+    out->next = i + 1;
+}
+
+/* A new row in the ring, the oldest dropped when it is full. */
+static int row_new(struct series *s, uint64_t at_ns)
+{
+    int slot;
+    if (s->n < s->cap) {
+        slot = (s->head + s->n++) % s->cap;
+    } else {
+        slot = s->head;
+        s->head = (s->head + 1) % s->cap;
+        for (int i = 0; i < s->ncol; i++)
+            s->col[i].before = s->col[i].raw[slot];
+    }
+    s->t_ns[slot] = at_ns;
+    for (int i = 0; i < s->ncol; i++)
+        s->col[i].raw[slot] = MISSING;
+    return slot;
+}
+
+/* engine_on_tick's observer: every feature's series, read now. */
+static void sample(engine_t *e, uint64_t at_ns, void *ctx)
+{
+    (void)e;
+    struct series *s = ctx;
+    struct series_sink sink = {s, row_new(s, at_ns), 0};
+    struct ipnet *net = lab_ipnet_as_is(s->lab);
+    for (int i = 0; features[i]; i++)
+        if (features[i]->series)
+            features[i]->series(s->lab, net, lab_feature_state(s->lab, features[i]), &sink);
+    s->taken++;
+}
+
+struct series *series_start(struct lab *lab, uint64_t period_ns, int capacity)
+{
+    struct series *s = calloc(1, sizeof *s);
+    if (!s || capacity < 1 || !period_ns || !(s->t_ns = calloc((size_t)capacity, sizeof *s->t_ns))) {
+        free(s);
+        return NULL;
+    }
+    s->lab = lab;
+    s->period_ns = period_ns;
+    s->cap = capacity;
+    lab_lock(lab);
+    lab_set_sampler(lab, period_ns, sample, s);
+    lab_unlock(lab);
+    return s;
+}
+
+void series_stop(struct series *s)
+{
+    if (!s || !s->lab)
+        return;
+    lab_lock(s->lab);
+    lab_set_sampler(s->lab, 0, NULL, NULL);
+    lab_unlock(s->lab);
+    s->lab = NULL;
+}
+
+void series_free(struct series *s)
+{
+    if (!s)
+        return;
+    series_stop(s);
+    for (int i = 0; i < s->ncol; i++) {
+        free(s->col[i].name);
+        free(s->col[i].raw);
+    }
+    free(s->col);
+    free(s->t_ns);
+    free(s);
+}
+
+int series_rows(const struct series *s) { return s->n; }
+int series_columns(const struct series *s) { return s->ncol; }
+uint64_t series_period_ns(const struct series *s) { return s->period_ns; }
+uint64_t series_samples_taken(const struct series *s) { return s->taken; }
+const char *series_column_name(const struct series *s, int col) { return s->col[col].name; }
+enum series_kind series_column_kind(const struct series *s, int col) { return s->col[col].kind; }
+
+static int slot_of(const struct series *s, int row) { return (s->head + row) % s->cap; }
+
+uint64_t series_row_time_ns(const struct series *s, int row) { return s->t_ns[slot_of(s, row)]; }
+
+bool series_value(const struct series *s, int row, int col, int64_t *value)
+{
+    const struct column *c = &s->col[col];
+    int64_t v = c->raw[slot_of(s, row)];
+    if (v == MISSING)
+        return false;
+    if (c->kind == SERIES_GAUGE) {
+        *value = v;
+        return true;
+    }
+    int64_t prev = row > 0 ? c->raw[slot_of(s, row - 1)] : c->before;
+    if (prev == MISSING)
+        prev = 0; /* a new object's counters start from zero */
+    *value = v >= prev ? v - prev : v; /* went down: cleared, counting from zero */
+    return true;
+}

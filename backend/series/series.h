@@ -1,0 +1,63 @@
+/*
+ * Time series of a lab (docs/series.md): a sampler on lab time reads every
+ * series the features offer (struct feature's `series` hook) at each
+ * period boundary into a bounded ring, for export as CSV or JSON and for
+ * plots drawn by mdsim itself. The sampler only reads: it runs between
+ * engine events (engine_on_tick), so the simulation runs the same events
+ * in the same order with it or without.
+ */
+#ifndef MDSIM_SERIES_H
+#define MDSIM_SERIES_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct lab;
+struct series;
+struct series_sink;
+
+/* How a series is exported: a counter as its growth over each interval
+ * (a counter that went down was cleared: it counts from zero again), a
+ * gauge as its value at the sample. */
+enum series_kind { SERIES_COUNTER, SERIES_GAUGE };
+
+/* For a feature's hook: one series' value at this sample. The name (a
+ * printf format) carries the object and the unit: "MDS1.fcip1.tx_bytes". */
+void series_put(struct series_sink *out, enum series_kind kind, int64_t value, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define SERIES_PERIOD_NS 1000000000ULL /* one second of lab time */
+#define SERIES_CAPACITY 3600           /* samples kept per lab; the oldest go */
+
+/* Start sampling the lab every period_ns of lab time, keeping the last
+ * capacity samples; NULL on allocation failure. series_stop detaches it
+ * from the lab; series_free also frees what it recorded. */
+struct series *series_start(struct lab *lab, uint64_t period_ns, int capacity);
+void series_stop(struct series *s);
+void series_free(struct series *s);
+
+/* What was recorded, for the exports: rows oldest first, columns in the
+ * order they first appeared. value is false where the series did not
+ * exist at that sample (a tunnel created later); a counter's value is
+ * its growth since the previous sample. */
+int series_rows(const struct series *s);
+int series_columns(const struct series *s);
+uint64_t series_row_time_ns(const struct series *s, int row);
+const char *series_column_name(const struct series *s, int col);
+enum series_kind series_column_kind(const struct series *s, int col);
+bool series_value(const struct series *s, int row, int col, int64_t *value);
+uint64_t series_period_ns(const struct series *s);
+uint64_t series_samples_taken(const struct series *s);
+
+/* Exports (series_export.c): one row per sample; false with errno set
+ * when the file could not be written. */
+bool series_write_csv(const struct series *s, FILE *f);
+bool series_write_json(const struct series *s, FILE *f);
+
+/* Plots (series_plot.c): one SVG per FCIP tunnel and per netsim
+ * direction into dir, the same bytes for the same recording, and
+ * dir/plots.gp, a gnuplot script drawing the same from csv_path. False
+ * with a message in err when a file could not be written. */
+bool series_write_plots(const struct series *s, const char *dir, const char *csv_path, char *err, size_t errlen);
+
+#endif
