@@ -30,9 +30,12 @@ docs: build
 	$(BUILD)/mdsim commands > docs/commands.md
 
 # The reference lab end to end on a scratch lab file: FCIP over the
-# simulator, the tuner's reads, compression, the profile tuning.
+# simulator, the tuner's reads, compression, the profile tuning; it leaves
+# its time series in $(BUILD)/demo/seed-lab.csv and plots in $(BUILD)/demo/plots.
 demo: build
-	@d=$$(mktemp -d) && $(BUILD)/mdsim --db $$d/lab.db replay examples/seed-lab.txt; rc=$$?; rm -rf $$d; exit $$rc
+	@mkdir -p $(BUILD)/demo
+	@d=$$(mktemp -d) && $(BUILD)/mdsim --db $$d/lab.db replay --series $(BUILD)/demo/seed-lab.csv \
+	    --plots $(BUILD)/demo/plots examples/seed-lab.txt; rc=$$?; rm -rf $$d; exit $$rc
 
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
