@@ -623,22 +623,45 @@ static struct lab *lab_for(struct lab *lab, const struct replay_opts *o)
     return copy;
 }
 
+/* What watches a replay (--series, --pcap): started before its first line,
+ * stopped after its last. */
+struct observers {
+    struct replay_series *series;
+    struct replay_pcap *pcap;
+};
+
+/* 0, or the exit code when one cannot start (2: a path it cannot write),
+ * with nothing left started. */
+static int observers_start(struct lab *lab, const struct replay_opts *o, struct observers *ob)
+{
+    FILE *err = o->err ? o->err : stderr;
+    *ob = (struct observers){0};
+    if (o->series && !(ob->series = replay_series_start(lab, o->series, o->plots, err)))
+        return 2;
+    if (o->pcap && !(ob->pcap = replay_pcap_start(lab, o->pcap, err))) {
+        replay_series_finish(ob->series, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* How many of them failed to finish their files. */
+static int observers_stop(struct observers *ob, FILE *err)
+{
+    return (replay_series_finish(ob->series, err) != 0) + (replay_pcap_stop(ob->pcap, err) != 0);
+}
+
 int replay_files(struct lab *shared, char **files, int n, const struct replay_opts *o)
 {
     struct lab *lab = lab_for(shared, o);
     if (!lab)
         return 1;
-    struct replay_series *series = NULL;
-    if (o->series && !(series = replay_series_start(lab, o->series, o->plots, o->err ? o->err : stderr))) {
+    struct observers ob;
+    int rc = observers_start(lab, o, &ob);
+    if (rc != 0) {
         if (lab != shared)
             lab_close(lab);
-        return 2; /* a path it cannot write */
-    }
-    struct replay_pcap *pcap = o->pcap ? replay_pcap_start(lab, o->pcap, o->err ? o->err : stderr) : NULL;
-    if (o->pcap && !pcap) {
-        if (lab != shared)
-            lab_close(lab);
-        return 1;
+        return rc;
     }
     lab_lock(lab);
     int nsw = lab_switch_count(lab);
@@ -675,10 +698,7 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     sb_free(&r.got);
     sb_free(&r.held);
     fflush(r.out);
-    if (replay_series_finish(series, r.err))
-        r.failures++;
-    if (replay_pcap_stop(pcap, r.err))
-        r.failures++;
+    r.failures += observers_stop(&ob, r.err);
     if (lab != shared)
         lab_close(lab);
     return bad ? 2 : r.failures ? 1 : 0;
