@@ -51,6 +51,9 @@ struct fcip_if_conf {
     struct vsan_set allowed; /* switchport trunk allowed vsan, 1-4093 by default */
     char description[256];
     bool shutdown;          /* new interfaces are shut */
+    bool special_frame;     /* special-frame peer-wwn ... */
+    uint8_t sf_peer_wwn[8]; /* the peer switch's WWN */
+    int sf_profile;         /* the peer's profile id, 0: not given */
 };
 
 /* False when the profile (or interface) does not exist on the switch. */

@@ -246,6 +246,26 @@ static int cmd_time_stamp(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* The peer's switch WWN (and profile) that every connection this end
+ * opens names in its special frame; `no special-frame` with or without
+ * the WWN turns it off [G: the reference gives the form with it]. */
+static int cmd_special_frame(struct session *s, const struct cmd_args *a)
+{
+    const struct cmd_arg *wwn = arg_get(a, "pwwn");
+    if (a->negated || !wwn) {
+        iset_text(s, FI_SF_WWN, NULL);
+        iset(s, FI_SF_PROFILE, -1);
+        return 0;
+    }
+    char text[24];
+    const uint8_t *w = wwn->wwn;
+    snprintf(text, sizeof text, "%02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x", w[0], w[1], w[2], w[3], w[4], w[5], w[6],
+             w[7]);
+    iset_text(s, FI_SF_WWN, text);
+    iset(s, FI_SF_PROFILE, arg_has(a, "profile-id") ? arg_num(a, "pid", 0) : -1);
+    return 0;
+}
+
 static int cmd_trunk_mode(struct session *s, const struct cmd_args *a)
 {
     const char *mode = "on";
@@ -336,6 +356,10 @@ static int show_running_if(struct session *s, const struct cmd_args *a)
     "trunk: Configure trunking parameters on an interface\nallowed: Configure allowed list for interface(s)\n" \
     "vsan: Configure allowed list of VSANs\nadd: Add VSAN id(s) to the allowed list\nexcept: Allow all VSANs "  \
     "but these\nremove: Remove VSAN id(s) from the allowed list\nvsans: VSAN id range\nall: All VSANs (1-4093)"
+
+#define SF_HELP                                                                                       \
+    "special-frame: Configure special frame\npeer-wwn: Configure peer switch WWN\npwwn: Enter the peer "    \
+    "switch WWN\nprofile-id: Configure peer profile id\npid: Enter the peer profile id"
 
 static const char *const gate_help = "feature: Command to enable/disable features\nfcip: Enable/Disable FCIP";
 
@@ -449,6 +473,8 @@ const struct cmd_def fcip_cmds[] = {
             "time-stamp: Enable time stamp checking\nacceptable-diff: Configure acceptable time difference\nms: "
             "Enter the time difference in ms",
             cmd_time_stamp),
+    FCIP_IF("special-frame peer-wwn <pwwn:wwn> [profile-id <pid:1-255>]", SF_HELP, cmd_special_frame),
+    FCIP_IF("no special-frame [peer-wwn <pwwn:wwn> [profile-id <pid:1-255>]]", SF_HELP, cmd_special_frame),
     FCIP_IF("switchport trunk mode {on | off | auto}",
             "trunk: Configure trunking parameters on an interface\nmode: Configure trunking mode\non: Trunking "
             "on\noff: Trunking off\nauto: Autosense trunking",

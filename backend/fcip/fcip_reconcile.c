@@ -68,7 +68,11 @@ static void apply_if(void *arg, const struct fcip_if_conf *ic)
         .trunk = ic->trunk_mode,
         .allowed = ic->allowed,
         .port_vsan = vsan_port_vsan(x->lab, x->sw, ifname),
+        .profile_id = ic->profile,
+        .special_frame = ic->special_frame,
+        .sf_profile = ic->sf_profile,
     };
+    memcpy(c.sf_peer_wwn, ic->sf_peer_wwn, sizeof c.sf_peer_wwn);
     struct fctimer_conf tov;
     fctimer_get(x->lab, x->sw, &tov);
     c.e_d_tov_ms = tov.e_d_tov_ms;

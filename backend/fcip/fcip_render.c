@@ -113,6 +113,14 @@ static void render_if(strbuf *out, const struct fcip_if_conf *c)
     }
     if (c->passive)
         sb_printf(out, "  passive-mode\n");
+    if (c->special_frame) {
+        const uint8_t *w = c->sf_peer_wwn;
+        sb_printf(out, "  special-frame peer-wwn %02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x", w[0], w[1], w[2], w[3],
+                  w[4], w[5], w[6], w[7]);
+        if (c->sf_profile)
+            sb_printf(out, " profile-id %d", c->sf_profile);
+        sb_printf(out, "\n");
+    }
     if (c->tcp_connections != 2)
         sb_printf(out, "  tcp-connections %d\n", c->tcp_connections);
     if (c->compression != FCIP_COMP_OFF)

@@ -2,6 +2,7 @@
  * interface that exists, each column at its default until configured. */
 #include "fcip.h"
 #include "fcip_store.h"
+#include "fcip_wire.h" /* fcip_wwn_parse */
 #include "interface/ge.h"
 #include "lab/lab.h"
 #include <stdio.h>
@@ -29,6 +30,7 @@ static const char *const iset[FI_COUNT] = {
     [FI_WRITE_ACC] = ISET("write_acc"), [FI_TAPE_ACC] = ISET("tape_acc"), [FI_TIME_STAMP] = ISET("time_stamp"),
     [FI_TS_DIFF] = ISET("ts_diff_ms"), [FI_SHUTDOWN] = ISET("shutdown"), [FI_TRUNK_MODE] = ISET("trunk_mode"),
     [FI_ALLOWED] = ISET("allowed_vsans"), [FI_DESCRIPTION] = ISET("description"),
+    [FI_SF_WWN] = ISET("sf_peer_wwn"), [FI_SF_PROFILE] = ISET("sf_profile"),
 };
 
 static sqlite3_stmt *keyed(struct lab *lab, const char *sql, int sw, int id)
@@ -196,7 +198,8 @@ bool fcip_if_get(struct lab *lab, int sw, int id, struct fcip_if_conf *c)
 {
     sqlite3_stmt *st = keyed(lab,
                              "SELECT profile, peer_ip, peer_port, passive, tcp_conns, compression, write_acc, tape_acc,"
-                             " time_stamp, ts_diff_ms, trunk_mode, allowed_vsans, description, shutdown"
+                             " time_stamp, ts_diff_ms, trunk_mode, allowed_vsans, description, shutdown,"
+                             " sf_peer_wwn, sf_profile"
                              " FROM fcip_if WHERE switch_id = ?1 AND id = ?2",
                              sw, id);
     memset(c, 0, sizeof *c);
@@ -224,6 +227,9 @@ bool fcip_if_get(struct lab *lab, int sw, int id, struct fcip_if_conf *c)
     if (sqlite3_column_type(st, 12) != SQLITE_NULL)
         snprintf(c->description, sizeof c->description, "%s", (const char *)sqlite3_column_text(st, 12));
     c->shutdown = sqlite3_column_int(st, 13) != 0;
+    const char *wwn = (const char *)sqlite3_column_text(st, 14);
+    c->special_frame = wwn && fcip_wwn_parse(wwn, c->sf_peer_wwn);
+    c->sf_profile = sqlite3_column_int(st, 15); /* NULL reads 0 */
     sqlite3_reset(st);
     return true;
 }

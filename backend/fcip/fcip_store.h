@@ -11,10 +11,12 @@ enum fcip_pcol {
     FP_IP, FP_PORT, FP_KEEPALIVE, FP_MAX_RETRANS, FP_MIN_RTO, FP_PMTU, FP_PMTU_RESET, FP_SACK,
     FP_MAX_BW, FP_MIN_BW, FP_RTT, FP_CWM, FP_CWM_BURST, FP_JITTER, FP_SEND_BUF, FP_COUNT
 };
-/* Columns of fcip_if; the last three hold text. */
+/* Columns of fcip_if; trunk mode, allowed VSANs, description and the
+ * special frame's peer WWN hold text. */
 enum fcip_icol {
     FI_PROFILE, FI_PEER_IP, FI_PEER_PORT, FI_PASSIVE, FI_TCP_CONNS, FI_COMPRESSION, FI_WRITE_ACC,
-    FI_TAPE_ACC, FI_TIME_STAMP, FI_TS_DIFF, FI_SHUTDOWN, FI_TRUNK_MODE, FI_ALLOWED, FI_DESCRIPTION, FI_COUNT
+    FI_TAPE_ACC, FI_TIME_STAMP, FI_TS_DIFF, FI_SHUTDOWN, FI_SF_PROFILE, FI_TRUNK_MODE, FI_ALLOWED,
+    FI_DESCRIPTION, FI_SF_WWN, FI_COUNT
 };
 
 extern const long long fcip_pcol_default[FP_COUNT];

@@ -3,6 +3,7 @@
 #include "fabric/fc_frame.h"
 #include "engine/engine.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -114,9 +115,59 @@ static uint32_t encapsulate(const struct fc_frame *f, uint8_t *buf)
     return len;
 }
 
+/* Words 0-6: the encapsulation header, as a frame's with pFlags SF (and
+ * Ch on a changed echo) and the length of the special frame. */
+static uint8_t *sf_header(const struct fc_frame *f, const struct fcip_sf *sf, uint8_t *p)
+{
+    p = pair(pair(p, 1, 1), 1, 1);
+    p = pair(p, sf->changed ? 0x81 : 0x01, 0);
+    p = put(p, FCIP_SF_BYTES / 4, 2);
+    p = put(p, (uint16_t)~(FCIP_SF_BYTES / 4), 2);
+    uint64_t t = f->carrier_at;
+    p = put(p, CAPTURE_EPOCH_S + NTP_1970 + t / ENGINE_NS_PER_SEC, 4);
+    p = put(p, ((t % ENGINE_NS_PER_SEC) << 32) / ENGINE_NS_PER_SEC, 4);
+    return p + 4;
+}
+
+/* RFC 3821 §6.6: then the source WWN, entity identifier, nonce, usage
+ * flags and code, destination WWN, K_A_TOV and two reserved words with
+ * their complements. */
+static uint32_t special(const struct fc_frame *f, uint8_t *buf)
+{
+    const struct fcip_sf *sf = f->ils;
+    uint8_t *p = sf_header(f, sf, buf);
+    memcpy(p, sf->src_wwn, 8);
+    p = put(p + 8, sf->entity, 8);
+    p = put(p, sf->nonce, 8);
+    p = put(p, (uint32_t)sf->usage_flags << 24 | sf->usage_code, 4);
+    memcpy(p, sf->dst_wwn, 8);
+    p = put(p + 8, sf->ka_tov_ms, 4);
+    p = put(p, 0x0000ffff, 4);
+    put(p, 0x0000ffff, 4);
+    return FCIP_SF_BYTES;
+}
+
+static bool is_special(const struct fc_frame *f)
+{
+    const struct fcip_sf *sf = f->ils;
+    return f->kind == FC_ILS && sf && sf->cmd == FCIP_SF_CMD;
+}
+
+bool fcip_wwn_parse(const char *text, uint8_t out[8])
+{
+    unsigned b[8];
+    char end;
+    if (sscanf(text, "%2x:%2x:%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7],
+               &end) != 8)
+        return false;
+    for (int i = 0; i < 8; i++)
+        out[i] = (uint8_t)b[i];
+    return true;
+}
+
 void fcip_wire_render(const void *rec, uint32_t off, uint8_t *out, uint32_t n)
 {
     uint8_t buf[FCIP_ENCAP_BYTES + FC_HDR_BYTES + FC_PAYLOAD_MAX] = {0};
-    uint32_t len = encapsulate(rec, buf);
+    uint32_t len = is_special(rec) ? special(rec, buf) : encapsulate(rec, buf);
     memcpy(out, buf + off, off + n <= len ? n : len > off ? len - off : 0);
 }

@@ -38,6 +38,8 @@ struct endpoint {
     struct fcip_tunnel *t; /* NULL once detached (closing, or buried) */
     int slot; /* 0 control, 1 data */
     bool active, established;
+    bool heard;   /* its first record arrived: a special frame, or not */
+    bool sf_wait; /* it sent a special frame: no FC frame until the echo */
     bool burying; /* its abort is under way: the RST still goes out */
     tcp_conn *c;
     int sw;                 /* its own addressing: a closing endpoint */
@@ -250,6 +252,7 @@ static void tcp_out(void *ctx, const struct tcp_seg *seg, uint32_t ip_len)
 }
 
 static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f);
+static bool sf_heard(struct endpoint *ep, struct fc_frame *f);
 
 static void tcp_deliver(void *ctx, void *rec, uint32_t len)
 {
@@ -259,6 +262,10 @@ static void tcp_deliver(void *ctx, void *rec, uint32_t len)
         fabric_frame_free(ep->fe->fab, rec);
         return;
     }
+    bool first = !ep->heard;
+    ep->heard = true;
+    if ((first || ep->sf_wait) && sf_heard(ep, rec))
+        return;
     tunnel_receive(ep->t, rec);
 }
 
@@ -280,6 +287,81 @@ static enum fcip_cause close_cause(enum tcp_reason why)
     return c != FCIP_CAUSE_NONE ? c : FCIP_CAUSE_NOT_CONNECTED;
 }
 
+/* The special frame (RFC 3821 §8.1): each connection the end opens
+ * starts with it when configured; the acceptor echoes it when it names
+ * this switch (and profile), else closes the connection, and the
+ * initiator reads `closed by peer` (mds-cli-15 case Q). Not an FC frame:
+ * no frame counter sees it, but its bytes ride the stream. */
+static void own_wwn(const struct fcip_tunnel *t, uint8_t out[8])
+{
+    char text[24];
+    fabric_switch_wwn(t->fe->fab, t->conf.sw, text, sizeof text);
+    if (!fcip_wwn_parse(text, out))
+        memset(out, 0, 8);
+}
+
+static void sf_send(struct endpoint *ep, const struct fcip_sf *echo)
+{
+    struct fcip_tunnel *t = ep->t;
+    struct fcip_sf *sf = malloc(sizeof *sf);
+    if (!sf)
+        abort();
+    if (echo) {
+        *sf = *echo;
+    } else {
+        *sf = (struct fcip_sf){.cmd = FCIP_SF_CMD,
+                               .entity = (uint64_t)t->conf.profile_id << 32 | (uint32_t)t->conf.id,
+                               .nonce = (uint64_t)t->conf.sw << 48 | (uint64_t)t->conf.id << 40 | t->st.attempts << 1 |
+                                        (uint64_t)ep->slot,
+                               .usage_flags = ep->slot == 0 ? 0x80 : 0x20, /* class F; class 3 [G] */
+                               .usage_code = (uint16_t)t->conf.sf_profile,
+                               .ka_tov_ms = (uint32_t)(t->conf.tcp.keepalive_ns / ENGINE_NS_PER_MS)};
+        own_wwn(t, sf->src_wwn);
+        memcpy(sf->dst_wwn, t->conf.sf_peer_wwn, 8);
+        ep->sf_wait = true;
+    }
+    struct fc_frame *f = fabric_frame_new(t->fe->fab);
+    f->kind = FC_ILS;
+    f->class_f = true;
+    f->ils = sf;
+    f->carrier_at = now(t->fe);
+    f->carrier_len = FCIP_SF_BYTES;
+    if (!tcp_send(ep->c, FCIP_SF_BYTES, f)) /* a new connection's buffer is empty: not reached */
+        fabric_frame_free(t->fe->fab, f);
+}
+
+static void mark_down(struct fcip_tunnel *t);
+
+/* The first record of a connection, or the echo awaited: true when it was
+ * a special frame. The acceptor has spoken already (its link parameters
+ * leave when TCP is up, as without a special frame): a refusal takes its
+ * end back down. */
+static bool sf_heard(struct endpoint *ep, struct fc_frame *f)
+{
+    const struct fcip_sf *sf = f->ils;
+    struct fcip_tunnel *t = ep->t;
+    if (f->kind != FC_ILS || !sf || sf->cmd != FCIP_SF_CMD)
+        return false;
+    uint8_t me[8];
+    own_wwn(t, me);
+    bool ok = ep->active || (memcmp(sf->dst_wwn, me, 8) == 0 &&
+                             (!sf->usage_code || sf->usage_code == t->conf.profile_id));
+    if (!ep->active && ok)
+        sf_send(ep, sf);
+    fabric_frame_free(t->fe->fab, f);
+    ep->sf_wait = false;
+    if (ok) {
+        link_check(t);
+        return true;
+    }
+    close_gently(ep); /* FIN: the initiator reads `closed by peer` */
+    if (ep->slot == 0) {
+        t->sent_params = t->got_params = false;
+        mark_down(t);
+    }
+    return true;
+}
+
 static void tcp_state_cb(void *ctx, enum tcp_state st, enum tcp_reason why)
 {
     struct endpoint *ep = ctx;
@@ -293,6 +375,8 @@ static void tcp_state_cb(void *ctx, enum tcp_state st, enum tcp_reason why)
     }
     if (st == TCP_ESTABLISHED) {
         ep->established = true;
+        if (ep->active && t->conf.special_frame)
+            sf_send(ep, NULL);
         link_check(t);
     } else if (st == TCP_CLOSED) {
         tunnel_fail(t, close_cause(why));
@@ -726,9 +810,16 @@ static int needed(const struct fcip_tunnel *t)
     return n < 1 ? 1 : n > 2 ? 2 : n;
 }
 
+/* A connection FC frames may use: established, its special frame
+ * answered. */
+static bool ready(const struct endpoint *ep)
+{
+    return ep && ep->established && !ep->sf_wait;
+}
+
 static void link_check(struct fcip_tunnel *t)
 {
-    if (!t->ep[0] || !t->ep[0]->established)
+    if (!ready(t->ep[0]))
         return;
     if (!t->sent_params) {
         set_state(t, FCIP_INIT, FCIP_CAUSE_INIT);
@@ -737,7 +828,7 @@ static void link_check(struct fcip_tunnel *t)
     int n = needed(t);
     if (t->connector && n == 2 && !t->ep[1])
         open_slot(t, 1);
-    bool all = t->ep[0]->established && (n == 1 || (t->ep[1] && t->ep[1]->established));
+    bool all = n == 1 || ready(t->ep[1]);
     if (all && t->got_params && !t->isl)
         bring_up(t);
 }

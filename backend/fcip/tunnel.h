@@ -59,6 +59,10 @@ struct fcip_tunnel_conf {
     struct vsan_set allowed;
     int port_vsan;
     int e_d_tov_ms, r_a_tov_ms; /* the switch's fctimer values, carried by the ELP */
+    int profile_id;     /* its use-profile: the FCIP entity a special frame may name */
+    bool special_frame; /* the connections it opens start with a special frame ... */
+    uint8_t sf_peer_wwn[8]; /* ... naming this switch */
+    int sf_profile;     /* ... and this profile of it, 0 any */
 };
 
 enum fcip_state {

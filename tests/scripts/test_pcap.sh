@@ -84,4 +84,13 @@ at_least fcp clean1.pcapng 'fc.r_ctl == 0x07' 2                                 
 at_least fcping clean1.pcapng 'fcels && fc.r_ctl == 0x22' 1                         # ELS ECHO
 at_least ils clean1.pcapng 'swils.opcode == 0x10' 1                              # link parameters (ELP)
 
+# The special frame (RFC 3821 §6.6) that starts each connection of an
+# interface with `special-frame`, and its echo: the golden transcript's
+# lab up to its first trunk, seen from MDS1's g2/2.
+grep '^MDS[12][#(]' "$here/tests/transcripts/special_frame.txt" | sed -n '1,/show interface fcip1 brief/p' > "$work/sf.txt"
+run sf sf.txt sf.pcapng
+port sf.pcapng "MDS1 GigabitEthernet2/2" sf1.pcapng
+at_least special sf1.pcapng 'fcip.pflags.sf == 1 && fcip.framelen == 19 && fcip.srcwwn && fcip.katov' 4 # 2 conns, 2 echoes
+none malformed sf1.pcapng '_ws.malformed || _ws.expert.severity == error'
+
 [ "$fails" -eq 0 ] && echo "ok" || exit 1
