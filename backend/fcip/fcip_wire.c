@@ -17,7 +17,7 @@ static const struct {
     uint32_t f_ctl; /* responder's frames carry 0x800000 */
     uint8_t cmd;    /* ELS / SW_ILS command code, first payload byte */
 } kinds[] = {
-    [FC_ILS] = {0x02, 0x22, 0x290000, 0x10},          /* SW_ILS request (ELP's size) */
+    [FC_ILS] = {0x02, 0x22, 0x290000, 0x10},          /* SW_ILS request: ELP unless it says */
     [FC_ELS_ECHO] = {0x22, 0x01, 0x290000, 0x10},     /* ELS ECHO */
     [FC_ELS_ECHO_ACC] = {0x23, 0x01, 0x990000, 0x02}, /* LS_ACC */
     [FC_FCP_CMND] = {0x06, 0x08, 0x290000, 0},
@@ -71,7 +71,9 @@ static void payload(const struct fc_frame *f, uint8_t *p)
         put(p + 4, f->fcp_dl, 4);                     /* burst length; offset 0 */
     } else if (kinds[f->kind].cmd && f->payload >= 4) {
         p[0] = kinds[f->kind].cmd;
-        if (f->kind == FC_ILS && f->payload >= 8)
+        if (f->kind == FC_ILS && f->ils)              /* ELP, an FSPF HLO...: what it carries says */
+            p[0] = *(const uint8_t *)f->ils;
+        if (p[0] == kinds[FC_ILS].cmd && f->kind == FC_ILS && f->payload >= 8)
             p[4] = 3;                                 /* ELP revision */
     }
 }
