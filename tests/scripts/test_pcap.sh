@@ -28,8 +28,10 @@ MDS1(san-ext-nport)# end
 MDS1# sleep 3
 MDS1# show ips stats netsim ingress g2/4
 EOF
-# The same without losses: one outstanding read, no drops, the default queue.
-grep -v 'drop nth\|qsize' "$work/lab.txt" | sed 's/outstanding-ios 2/outstanding-ios 1/' > "$work/clean.txt"
+# The same without losses: one outstanding read, no drops, the default queue;
+# and 20 s of an idle trunk first, for the FSPF hellos.
+grep -v 'drop nth\|qsize' "$work/lab.txt" | sed 's/outstanding-ios 2/outstanding-ios 1/' |
+    sed 's/^MDS1# ping /MDS1# sleep 20\n&/' > "$work/clean.txt"
 
 run() { # db script [pcap]
     "$mdsim" --db "$work/$1.db" replay ${3:+--pcap "$work/$3"} "$work/$2" > "$work/$1.out" 2>&1 || fail "replay $*"
@@ -83,6 +85,7 @@ at_least fcp clean1.pcapng 'fcp.dl == 256000 && scsi_sbc.opcode == 0x28' 2
 at_least fcp clean1.pcapng 'fc.r_ctl == 0x07' 2                                  # FCP_RSP
 at_least fcping clean1.pcapng 'fcels && fc.r_ctl == 0x22' 1                         # ELS ECHO
 at_least ils clean1.pcapng 'swils.opcode == 0x10' 1                              # link parameters (ELP)
+at_least fspf clean1.pcapng 'swils.opcode == 0x14' 1                             # FSPF hello
 
 # The special frame (RFC 3821 §6.6) that starts each connection of an
 # interface with `special-frame`, and its echo: the golden transcript's
