@@ -110,6 +110,39 @@ static inline enum fcip_state rig_state(struct rig *r, int sw, struct fcip_statu
     return st->state;
 }
 
+/* MDS1 g2/2, the tunnel's source, shut or not: the ports as declared by
+ * the interface feature's reconcile, then the fcip one. */
+static inline void rig_source_admin(struct rig *r, bool up)
+{
+    ipnet_ports_begin(r->net);
+    struct ipnet_port_conf c = {up, true, IP1, 0xFFFFFF00u, 1500};
+    ipnet_port_set(r->net, 0, 2, 2, &c);
+    rig_port(r, 0, 3, 0, 9000);
+    rig_port(r, 0, 4, 0, 9000);
+    rig_port(r, 1, 2, IP2, 1500);
+    ipnet_ports_end(r->net);
+    rig_apply(r);
+}
+
+/* What the fcip engine tells the feature (which logs it), recorded. */
+struct rig_changes {
+    struct fcip_change c[64];
+    int n;
+};
+
+static inline void rig_note_change(void *ctx, const struct fcip_change *c)
+{
+    struct rig_changes *rc = ctx;
+    if (rc->n < 64)
+        rc->c[rc->n++] = *c;
+}
+
+static inline void rig_record_changes(struct rig *r, struct rig_changes *rc)
+{
+    rc->n = 0;
+    fcip_engine_on_change(r->fe, rig_note_change, rc);
+}
+
 /* The traffic source: one initiator on MDS1, one target on MDS2. A read:
  * CMND ->, `size` bytes of data frames <-, RSP <-. A write: CMND ->,
  * XFER_RDY <-, data ->, RSP <- (write acceleration not modelled here).

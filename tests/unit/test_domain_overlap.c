@@ -10,21 +10,12 @@
 #include "fcip_rig.h"
 
 static struct rig r;
-static struct fcip_change changes[64];
-static int nchanges;
-
-static void note(void *ctx, const struct fcip_change *c)
-{
-    (void)ctx;
-    if (nchanges < 64)
-        changes[nchanges++] = *c;
-}
+static struct rig_changes ch;
 
 static void setup(void)
 {
-    nchanges = 0;
     rig_init(&r, 1, 0, 1500);
-    fcip_engine_on_change(r.fe, note, NULL);
+    rig_record_changes(&r, &ch);
 }
 
 static void teardown(void) { rig_free(&r); }
@@ -109,8 +100,8 @@ START_TEST(trunk_isolates_an_overlapping_vsan)
         ck_assert(vsan_set_empty(&st.up));
         ck_assert(vsan_set_has(&st.isolated, 1));
     }
-    ck_assert_int_eq(changes[nchanges - 1].to, FCIP_TRUNKING);
-    ck_assert(vsan_set_has(changes[nchanges - 1].overlap, 1));
+    ck_assert_int_eq(ch.c[ch.n - 1].to, FCIP_TRUNKING);
+    ck_assert(vsan_set_has(ch.c[ch.n - 1].overlap, 1));
     uint8_t w[8] = {0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22};
     uint32_t fcid;
     uint32_t mine = fabric_login(r.fab, 1, 1, w, NULL, NULL);
@@ -142,15 +133,15 @@ START_TEST(a_trunk_tells_a_vsan_going_and_coming)
     run_for(ENGINE_NS_PER_SEC);
     uint64_t done = s.done;
     ck_assert_uint_gt(done, 10);
-    int before = nchanges;
+    int before = ch.n;
     domain(0, 10, true, true);
     domain(1, 10, true, true);
-    ck_assert_int_eq(nchanges, before + 2); /* each end once: MDS1's restart changed nothing */
-    for (int i = before; i < nchanges; i++) {
-        ck_assert_int_eq(changes[i].from, FCIP_TRUNKING);
-        ck_assert_int_eq(changes[i].to, FCIP_TRUNKING);
-        ck_assert_int_eq(changes[i].cause, FCIP_CAUSE_NOT_ALL_UP);
-        ck_assert(vsan_set_has(changes[i].was_up, 1));
+    ck_assert_int_eq(ch.n, before + 2); /* each end once: MDS1's restart changed nothing */
+    for (int i = before; i < ch.n; i++) {
+        ck_assert_int_eq(ch.c[i].from, FCIP_TRUNKING);
+        ck_assert_int_eq(ch.c[i].to, FCIP_TRUNKING);
+        ck_assert_int_eq(ch.c[i].cause, FCIP_CAUSE_NOT_ALL_UP);
+        ck_assert(vsan_set_has(ch.c[i].was_up, 1));
     }
     run_for(ENGINE_NS_PER_SEC);
     ck_assert_uint_le(s.done, done + 2); /* what was under way when it isolated, at most */
@@ -160,11 +151,11 @@ START_TEST(a_trunk_tells_a_vsan_going_and_coming)
     fabric_send(r.fab, 0, io_frame(&s, 0, FC_FCP_CMND, 0, 32)); /* a new command has no path */
     fabric_stats_get(r.fab, &fs);
     ck_assert_uint_eq(fs.no_route, lost + 1);
-    before = nchanges;
+    before = ch.n;
     domain(0, 11, true, true);
-    ck_assert_int_eq(nchanges, before + 2);
-    ck_assert_int_eq(changes[before].cause, FCIP_CAUSE_NONE);
-    ck_assert(vsan_set_has(changes[before].up, 1));
+    ck_assert_int_eq(ch.n, before + 2);
+    ck_assert_int_eq(ch.c[before].cause, FCIP_CAUSE_NONE);
+    ck_assert(vsan_set_has(ch.c[before].up, 1));
 }
 END_TEST
 

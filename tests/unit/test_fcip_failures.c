@@ -9,21 +9,12 @@
 #include "fcip_rig.h"
 
 static struct rig r;
-static struct fcip_change changes[64];
-static int nchanges;
-
-static void note(void *ctx, const struct fcip_change *c)
-{
-    (void)ctx;
-    if (nchanges < 64)
-        changes[nchanges++] = *c;
-}
+static struct rig_changes ch;
 
 static void setup(void)
 {
-    nchanges = 0;
     rig_init(&r, 1, 0, 1500);
-    fcip_engine_on_change(r.fe, note, NULL);
+    rig_record_changes(&r, &ch);
 }
 
 static void teardown(void) { rig_free(&r); }
@@ -35,20 +26,6 @@ static enum fcip_cause cause(int sw)
     struct fcip_status st;
     rig_state(&r, sw, &st);
     return st.cause;
-}
-
-/* MDS1 g2/2, the tunnel's source, shut or not: the ports as declared by
- * the interface feature's reconcile, then the fcip one. */
-static void source_admin(bool up)
-{
-    ipnet_ports_begin(r.net);
-    struct ipnet_port_conf c = {up, true, IP1, 0xFFFFFF00u, 1500};
-    ipnet_port_set(r.net, 0, 2, 2, &c);
-    rig_port(&r, 0, 3, 0, 9000);
-    rig_port(&r, 0, 4, 0, 9000);
-    rig_port(&r, 1, 2, IP2, 1500);
-    ipnet_ports_end(r.net);
-    rig_apply(&r);
 }
 
 /* Until the end leaves `from` (at most `limit`): how long it took. */
@@ -68,7 +45,7 @@ START_TEST(source_shut_takes_the_local_end_down_at_once)
     struct io_src s;
     io_start(&s, &r, false, 65536, 2); /* traffic: TCP, not keepalive, notices */
     run_for(ENGINE_NS_PER_SEC);
-    source_admin(false);
+    rig_source_admin(&r, false);
     ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_DOWN); /* no time passed */
     ck_assert_int_eq(cause(0), FCIP_CAUSE_SRC_ADMIN_DOWN);
     ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING); /* no RST leaves a shut port */
@@ -80,7 +57,7 @@ START_TEST(source_shut_takes_the_local_end_down_at_once)
     run_for(60 * ENGINE_NS_PER_SEC); /* retrying, its SYNs unanswered, keeps the reason (case M) */
     ck_assert_int_eq(cause(1), FCIP_CAUSE_MAX_RETX);
     ck_assert_int_eq(cause(0), FCIP_CAUSE_SRC_ADMIN_DOWN);
-    source_admin(true);
+    rig_source_admin(&r, true);
     run_for(5 * ENGINE_NS_PER_SEC);
     ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING);
     ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING);
@@ -162,17 +139,17 @@ START_TEST(changes_are_told_as_they_happen)
 {
     rig_apply(&r);
     run_for(ENGINE_NS_PER_SEC);
-    int up = nchanges;
+    int up = ch.n;
     ck_assert_int_ge(up, 2);
-    ck_assert_int_eq(changes[up - 1].to, FCIP_TRUNKING);
-    source_admin(false);
-    ck_assert_int_eq(nchanges, up + 1);
-    ck_assert_int_eq(changes[up].sw, 0);
-    ck_assert_int_eq(changes[up].from, FCIP_TRUNKING);
-    ck_assert_int_eq(changes[up].to, FCIP_DOWN);
-    ck_assert_int_eq(changes[up].cause, FCIP_CAUSE_SRC_ADMIN_DOWN);
+    ck_assert_int_eq(ch.c[up - 1].to, FCIP_TRUNKING);
+    rig_source_admin(&r, false);
+    ck_assert_int_eq(ch.n, up + 1);
+    ck_assert_int_eq(ch.c[up].sw, 0);
+    ck_assert_int_eq(ch.c[up].from, FCIP_TRUNKING);
+    ck_assert_int_eq(ch.c[up].to, FCIP_DOWN);
+    ck_assert_int_eq(ch.c[up].cause, FCIP_CAUSE_SRC_ADMIN_DOWN);
     run_for(ENGINE_NS_PER_SEC);
-    ck_assert_int_eq(nchanges, up + 1); /* nothing new while it stays down */
+    ck_assert_int_eq(ch.n, up + 1); /* nothing new while it stays down */
 }
 END_TEST
 
@@ -186,8 +163,8 @@ START_TEST(bounces_at_one_instant_come_back)
     rig_apply(&r);
     r.conf[0].admin_up = true;
     rig_apply(&r);
-    source_admin(false);
-    source_admin(true);
+    rig_source_admin(&r, false);
+    rig_source_admin(&r, true);
     run_for(10 * ENGINE_NS_PER_SEC);
     ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING);
     ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING);

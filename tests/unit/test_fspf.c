@@ -14,18 +14,6 @@ static void setup(void) { rig_init(&r, 1, 0, 1500); }
 static void teardown(void) { rig_free(&r); }
 static void run_for(uint64_t ns) { engine_run_until(r.e, engine_now(r.e) + ns); }
 
-static void source_admin(bool up)
-{
-    ipnet_ports_begin(r.net);
-    struct ipnet_port_conf c = {up, true, IP1, 0xFFFFFF00u, 1500};
-    ipnet_port_set(r.net, 0, 2, 2, &c);
-    rig_port(&r, 0, 3, 0, 9000);
-    rig_port(&r, 0, 4, 0, 9000);
-    rig_port(&r, 1, 2, IP2, 1500);
-    ipnet_ports_end(r.net);
-    rig_apply(&r);
-}
-
 static const struct fspf_link *link_of(int sw) { return fcip_tunnel_fspf(fcip_tunnel_find(r.fe, sw, 1)); }
 
 /* Shut MDS1's source port at several phases of the hello cycle, nothing
@@ -37,7 +25,7 @@ START_TEST(idle_far_end_finds_a_dead_path_by_retransmissions)
     rig_apply(&r);
     run_for(shut_after_ms[_i] * ENGINE_NS_PER_MS);
     ck_assert_int_eq(rig_state(&r, 1, NULL), FCIP_TRUNKING);
-    source_admin(false);
+    rig_source_admin(&r, false);
     uint64_t t0 = engine_now(r.e);
     while (rig_state(&r, 1, NULL) == FCIP_TRUNKING && engine_now(r.e) < t0 + 100 * ENGINE_NS_PER_SEC)
         run_for(10 * ENGINE_NS_PER_MS);
