@@ -639,7 +639,7 @@ static int observers_start(struct lab *lab, const struct replay_opts *o, struct 
     if (o->series && !(ob->series = replay_series_start(lab, o->series, o->plots, err)))
         return 2;
     if (o->pcap && !(ob->pcap = replay_pcap_start(lab, o->pcap, err))) {
-        replay_series_finish(ob->series, err);
+        replay_series_discard(ob->series);
         return 1;
     }
     return 0;

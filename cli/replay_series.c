@@ -79,3 +79,14 @@ int replay_series_finish(struct replay_series *rs, FILE *err)
     free(rs);
     return ok ? 0 : 1;
 }
+
+void replay_series_discard(struct replay_series *rs)
+{
+    if (!rs)
+        return;
+    series_stop(rs->s);
+    fclose(rs->f);
+    unlink(rs->path);
+    series_free(rs->s);
+    free(rs);
+}

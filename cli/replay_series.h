@@ -14,5 +14,8 @@ struct replay_series *replay_series_start(struct lab *lab, const char *path, con
  * CSV) and the plots, frees; non-zero, said on err, when a write failed.
  * NULL: nothing to do. */
 int replay_series_finish(struct replay_series *rs, FILE *err);
+/* Stops sampling and frees, removing the file it had made: the replay did
+ * not run (another observer could not start). NULL: nothing to do. */
+void replay_series_discard(struct replay_series *rs);
 
 #endif

@@ -96,5 +96,8 @@ grep -q "afile" "$work/err.g" || fail "no clear error for --plots: $(cat "$work/
 rc=$?
 [ $rc = 2 ] || fail "--plots without --series: exit $rc, expected 2"
 grep -q -- "--plots needs --series" "$work/err.h" || fail "no clear error: $(head -1 "$work/err.h")"
+"$mdsim" --db "$work/i.db" replay --series "$work/i.csv" --pcap "$work/no/such/dir/i.pcapng" "$seed" \
+    > /dev/null 2> "$work/err.i" && fail "a replay ran although --pcap cannot be written"
+[ -e "$work/i.csv" ] && fail "--series left a file although the replay did not run"
 
 [ $fails = 0 ] && echo "ok" || exit 1
