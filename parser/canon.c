@@ -62,3 +62,9 @@ bool canon_child(enum mode parent, const char *line, strbuf *out, enum mode *m, 
             subs[n++] = (enum mode)c;
     return canon_in(subs, n, line, out, m, e);
 }
+
+bool canon_config(const enum mode *parent, const char *line, strbuf *out, enum mode *m, struct canon_error *e)
+{
+    *m = MODE_CONFIG;
+    return parent ? canon_child(*parent, line, out, m, e) : canon_line(MODE_CONFIG, line, out, e);
+}

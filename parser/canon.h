@@ -31,4 +31,9 @@ bool canon_line(enum mode m, const char *line, strbuf *out, struct canon_error *
  * still equals only its own spellings. */
 bool canon_child(enum mode parent, const char *line, strbuf *out, enum mode *m, struct canon_error *e);
 
+/* A line of a configuration as `show running-config` nests it: at the top
+ * (parent NULL) read in config mode, else under its parent line's mode as
+ * canon_child does; the mode it was read in goes to *m. */
+bool canon_config(const enum mode *parent, const char *line, strbuf *out, enum mode *m, struct canon_error *e);
+
 #endif

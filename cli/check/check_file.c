@@ -137,9 +137,8 @@ static bool config_line(struct parser *p, int indent, const char *text)
     strbuf key;
     sb_init(&key);
     struct canon_error e;
-    enum mode m = MODE_CONFIG;
-    bool ok = parent < 0 ? canon_line(MODE_CONFIG, text, &key, &e)
-                         : canon_child(p->bl[parent].mode, text, &key, &m, &e);
+    enum mode m;
+    bool ok = canon_config(parent < 0 ? NULL : &p->bl[parent].mode, text, &key, &m, &e);
     if (!ok) {
         sb_free(&key);
         return refused(p, text, &e);

@@ -23,9 +23,8 @@ static void add(struct runconf *rc, const char *text, int indent)
     strbuf key;
     sb_init(&key);
     struct canon_error e;
-    enum mode m = MODE_CONFIG;
-    bool ok = parent < 0 ? canon_line(MODE_CONFIG, text, &key, &e)
-                         : canon_child(rc->l[parent].mode, text, &key, &m, &e);
+    enum mode m;
+    bool ok = canon_config(parent < 0 ? NULL : &rc->l[parent].mode, text, &key, &m, &e);
     if (!(rc->l = realloc(rc->l, sizeof *rc->l * (size_t)(rc->n + 1))))
         abort();
     rc->l[rc->n++] = (struct rc_line){ok ? strdup(sb_str(&key)) : NULL, indent, parent, m};
