@@ -58,6 +58,7 @@ void fabric_free(struct fabric *fab)
     free(fab->dom);
     free(fab->isls);
     free(fab->ports);
+    free(fab->costs);
     free(fab);
 }
 
@@ -146,7 +147,7 @@ int fabric_isl_up(struct fabric *fab, int sw, int peer_sw, const struct vsan_set
         fab->isls = v;
         fab->nisl++;
     }
-    fab->isls[i] = (struct isl){++fab->last_isl, sw, peer_sw, *vsans, send, ctx};
+    fab->isls[i] = (struct isl){++fab->last_isl, sw, peer_sw, *vsans, send, ctx, {.cost = FABRIC_COST_REF_MBPS / 1000}};
     return fab->isls[i].id;
 }
 
@@ -155,35 +156,6 @@ void fabric_isl_down(struct fabric *fab, int id)
     for (int i = 0; i < fab->nisl; i++)
         if (fab->isls[i].id == id)
             fab->isls[i].id = 0;
-}
-
-static bool between(const struct isl *l, int a, int b)
-{
-    return (l->sw == a && l->peer == b) || (l->sw == b && l->peer == a);
-}
-
-void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, int a, int b)
-{
-    int queue[256], head = 0, tail = 0;
-    for (int i = 0; i < fab->nsw; i++)
-        first_isl[i] = -1;
-    if (!fabric_has_vsan(fab, from, vsan))
-        return;
-    first_isl[from] = -2;
-    queue[tail++] = from;
-    while (head < tail) {
-        int at = queue[head++];
-        for (int i = 0; i < fab->nisl; i++) {
-            const struct isl *l = &fab->isls[i];
-            if (!l->id || l->sw != at || !vsan_set_has(&l->vsans, vsan) || !fabric_has_vsan(fab, l->peer, vsan) ||
-                between(l, a, b))
-                continue;
-            if (first_isl[l->peer] != -1 || tail == 256)
-                continue;
-            first_isl[l->peer] = at == from ? i : first_isl[at];
-            queue[tail++] = l->peer;
-        }
-    }
 }
 
 int fabric_reachable(const struct fabric *fab, int sw, int vsan, int *sws, int max)

@@ -86,6 +86,52 @@ int fabric_isl_up(struct fabric *fab, int sw, int peer_sw, const struct vsan_set
                   void *ctx);
 void fabric_isl_down(struct fabric *fab, int id);
 
+/* FSPF (docs/fspf.md). What an ISL's end is, as its link-state record
+ * and `show topology` name it: its interface, the addresses of its two
+ * ends (FCIP; they pair it with the peer's end), and the cost its
+ * bandwidth gives (FSPF_COST_REF / Mb/s). */
+#define FABRIC_COST_REF_MBPS 1000000u /* 1 Gb/s: 1000, 2 Gb/s: 500 */
+#define FABRIC_COST_MAX 65535u
+struct fabric_isl_info {
+    char ifname[16]; /* "fcip1" */
+    uint32_t ifindex;
+    uint32_t local_ip, peer_ip;
+    uint32_t cost; /* the default, 1 to FABRIC_COST_MAX */
+};
+void fabric_isl_describe(struct fabric *fab, int id, const struct fabric_isl_info *info);
+uint32_t fabric_cost_of_bandwidth(uint64_t bps);
+/* `fspf cost N vsan V` on an interface of sw: replaces the default cost of
+ * its ISL in that VSAN. The fspf feature's reconcile clears a switch's and
+ * sets them again. */
+void fabric_costs_clear(struct fabric *fab, int sw);
+void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost);
+
+/* A link of sw's link-state record in a VSAN: each of its up ISLs that
+ * carries the VSAN to a switch that has it. */
+struct fabric_link {
+    int isl;          /* its id */
+    int peer_sw, peer_domain;
+    uint32_t cost;
+    const char *ifname, *peer_ifname; /* peer_ifname "" when its end is not known */
+    uint32_t ifindex, peer_ifindex, peer_ip;
+};
+int fabric_lsr(const struct fabric *fab, int sw, int vsan, struct fabric_link *out, int max);
+/* The shortest paths from sw in a VSAN (Dijkstra over the LSRs): per
+ * switch the path's cost, hops and first ISL (-1 unreachable; sw itself
+ * cost 0, isl -2). Ties go to fewer hops, then to the ISL registered
+ * first, so equal paths always pick the same one. */
+struct fabric_route {
+    int first_isl; /* index in the fabric's ISL table, as fabric_paths gives */
+    int isl_id;    /* its id (0 for none) */
+    uint32_t cost;
+    int hops;
+};
+void fabric_spf(const struct fabric *fab, int sw, int vsan, struct fabric_route *out);
+int fabric_switch_count(const struct fabric *fab);
+/* The next switch from sw toward the switch holding `domain` in the
+ * VSAN (-1: unreachable; sw itself when it holds it). */
+int fabric_next_hop(const struct fabric *fab, int sw, int vsan, int domain);
+
 /* Domains of a VSAN reachable from sw (sw's own first): fills doms with
  * up to max switch indexes; returns how many. */
 int fabric_reachable(const struct fabric *fab, int sw, int vsan, int *sws, int max);

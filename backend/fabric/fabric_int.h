@@ -10,6 +10,14 @@ struct isl {
     struct vsan_set vsans;
     fabric_send_fn send;
     void *ctx;
+    struct fabric_isl_info info; /* cost FABRIC_COST_REF_MBPS / 1000 until described */
+};
+
+/* `fspf cost N vsan V` of an interface (spf.c). */
+struct cost_override {
+    int sw, vsan;
+    char ifname[16];
+    uint32_t cost;
 };
 
 struct nport {
@@ -48,10 +56,12 @@ struct fabric {
     struct fabric_echo *echoes;
     int last_echo;
     struct fabric_stats st;
+    struct cost_override *costs; /* spf.c */
+    int ncosts;
 };
 
-/* Breadth-first over the ISLs that carry the VSAN between switches that
- * have it: the first hop from `from` toward each switch (-1: unreachable,
+/* Shortest paths (spf.c: Dijkstra on the ISLs' costs) over the ISLs that
+ * carry the VSAN between switches that have it: the first hop from `from` toward each switch (-1: unreachable,
  * from itself: -2), leaving out every ISL between switches a and b (-1:
  * none left out). Labs are a handful of switches: recomputed per use. */
 void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, int a, int b);

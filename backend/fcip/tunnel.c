@@ -756,6 +756,18 @@ static bool elp_agrees(const struct fcip_tunnel *t)
     return t->conf.e_d_tov_ms == t->peer.e_d_tov_ms && t->conf.r_a_tov_ms == t->peer.r_a_tov_ms;
 }
 
+/* What FSPF reads of the link (docs/fspf.md): its interface, addresses
+ * and the cost of the profile's bandwidth. */
+static void describe_isl(struct fcip_tunnel *t)
+{
+    struct fabric_isl_info info = {.ifindex = FCIP_IFINDEX(t->conf.id),
+                                   .local_ip = t->conf.local_ip,
+                                   .peer_ip = t->conf.peer_ip,
+                                   .cost = fabric_cost_of_bandwidth(t->conf.tcp.max_bw_bps)};
+    snprintf(info.ifname, sizeof info.ifname, "fcip%d", t->conf.id);
+    fabric_isl_describe(t->fe->fab, t->isl, &info);
+}
+
 /* A trunk stays up while it has a VSAN in common with its peer, even
  * when every such VSAN is isolated; an E port needs its port VSAN up. */
 static void bring_up(struct fcip_tunnel *t)
@@ -767,6 +779,7 @@ static void bring_up(struct fcip_tunnel *t)
     if (!elp) /* nothing crosses */
         memset(&t->up, 0, sizeof t->up);
     t->isl = fabric_isl_up(t->fe->fab, t->conf.sw, t->peer.sw, &t->up, isl_send, t);
+    describe_isl(t);
     t->st.peer_sw = t->peer.sw;
     t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
     bool trunk = trunking(t->conf.trunk, t->peer.trunk);
@@ -1033,6 +1046,8 @@ static void apply_live(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
     bool trunk = trunk_differs(t, c);
     bool tcp = memcmp(&t->conf.tcp, &c->tcp, sizeof c->tcp) != 0;
     t->conf = *c;
+    if (tcp && t->isl) /* a new bandwidth, a new cost */
+        describe_isl(t);
     for (int i = 0; tcp && i < 2; i++)
         if (t->ep[i]) {
             struct tcp_params p = c->tcp;

@@ -39,6 +39,7 @@ struct fspf_link;
  * credit: nothing is dropped, the sources' outstanding I/Os bound the wait.
  * This cap only stops a runaway source. */
 #define FCIP_BACKLOG_MAX (256u << 20)
+#define FCIP_IFINDEX(id) (0x0a000000u | (uint32_t)((id) - 1)) /* [G] as FSPF's LSRs print it */
 #define FCIP_WA_MAX 1024 /* accelerated writes awaiting their target's XFER_RDY */
 
 

@@ -1,0 +1,165 @@
+/* FSPF's routing: each switch's link-state record is read off the ISLs
+ * the fabric holds (no LSU crosses a link: docs/fspf.md), and the shortest
+ * paths are Dijkstra's over their costs. */
+#include "fabric_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define NSW_MAX 256 /* the arrays on the stack; a lab has at most 64 switches */
+
+uint32_t fabric_cost_of_bandwidth(uint64_t bps)
+{
+    uint64_t mbps = bps / 1000000u;
+    if (!mbps)
+        return FABRIC_COST_MAX;
+    uint64_t c = (FABRIC_COST_REF_MBPS + mbps / 2) / mbps;
+    return c < 1 ? 1 : c > FABRIC_COST_MAX ? FABRIC_COST_MAX : (uint32_t)c;
+}
+
+void fabric_isl_describe(struct fabric *fab, int id, const struct fabric_isl_info *info)
+{
+    for (int i = 0; i < fab->nisl; i++)
+        if (fab->isls[i].id == id && id)
+            fab->isls[i].info = *info;
+}
+
+void fabric_costs_clear(struct fabric *fab, int sw)
+{
+    int k = 0;
+    for (int i = 0; i < fab->ncosts; i++)
+        if (fab->costs[i].sw != sw)
+            fab->costs[k++] = fab->costs[i];
+    fab->ncosts = k;
+}
+
+void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost)
+{
+    struct cost_override *v = realloc(fab->costs, sizeof *v * (size_t)(fab->ncosts + 1));
+    if (!v)
+        abort();
+    fab->costs = v;
+    struct cost_override *c = &v[fab->ncosts++];
+    *c = (struct cost_override){sw, vsan, "", cost};
+    strncpy(c->ifname, ifname, sizeof c->ifname - 1);
+}
+
+/* What the ISL's end advertises in the VSAN: its interface's configured
+ * cost there, else the one its bandwidth gives. */
+static uint32_t isl_cost(const struct fabric *fab, const struct isl *l, int vsan)
+{
+    for (int i = 0; i < fab->ncosts; i++) {
+        const struct cost_override *c = &fab->costs[i];
+        if (c->sw == l->sw && c->vsan == vsan && strcmp(c->ifname, l->info.ifname) == 0)
+            return c->cost;
+    }
+    return l->info.cost;
+}
+
+static bool between(const struct isl *l, int a, int b)
+{
+    return (l->sw == a && l->peer == b) || (l->sw == b && l->peer == a);
+}
+
+static bool carries(const struct fabric *fab, const struct isl *l, int vsan)
+{
+    return l->id && vsan_set_has(&l->vsans, vsan) && fabric_has_vsan(fab, l->sw, vsan) &&
+           fabric_has_vsan(fab, l->peer, vsan);
+}
+
+static bool shorter(uint32_t cost, int hops, const struct fabric_route *than)
+{
+    return than->first_isl == -1 || cost < than->cost || (cost == than->cost && hops < than->hops);
+}
+
+/* Dijkstra from `from`, leaving out the ISLs between a and b. */
+static void spf(const struct fabric *fab, int from, int vsan, struct fabric_route *r, int a, int b)
+{
+    bool done[NSW_MAX] = {false};
+    for (int i = 0; i < fab->nsw; i++)
+        r[i] = (struct fabric_route){-1, 0, 0, 0};
+    if (fab->nsw > NSW_MAX || !fabric_has_vsan(fab, from, vsan))
+        return;
+    r[from] = (struct fabric_route){-2, 0, 0, 0};
+    for (;;) {
+        int at = -1;
+        for (int i = 0; i < fab->nsw; i++)
+            if (!done[i] && r[i].first_isl != -1 &&
+                (at < 0 || r[i].cost < r[at].cost || (r[i].cost == r[at].cost && r[i].hops < r[at].hops)))
+                at = i;
+        if (at < 0)
+            return;
+        done[at] = true;
+        for (int i = 0; i < fab->nisl; i++) {
+            const struct isl *l = &fab->isls[i];
+            if (l->sw != at || done[l->peer] || !carries(fab, l, vsan) || between(l, a, b))
+                continue;
+            uint32_t c = r[at].cost + isl_cost(fab, l, vsan);
+            if (!shorter(c, r[at].hops + 1, &r[l->peer]))
+                continue;
+            int first = at == from ? i : r[at].first_isl;
+            r[l->peer] = (struct fabric_route){first, fab->isls[first].id, c, r[at].hops + 1};
+        }
+    }
+}
+
+void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, int a, int b)
+{
+    struct fabric_route r[NSW_MAX];
+    for (int i = 0; i < fab->nsw; i++)
+        first_isl[i] = -1;
+    if (fab->nsw > NSW_MAX)
+        return;
+    spf(fab, from, vsan, r, a, b);
+    for (int i = 0; i < fab->nsw; i++)
+        first_isl[i] = r[i].first_isl;
+}
+
+void fabric_spf(const struct fabric *fab, int sw, int vsan, struct fabric_route *out)
+{
+    spf(fab, sw, vsan, out, -1, -1);
+}
+
+int fabric_switch_count(const struct fabric *fab) { return fab->nsw; }
+
+int fabric_next_hop(const struct fabric *fab, int sw, int vsan, int domain)
+{
+    struct fabric_route r[NSW_MAX];
+    if (sw < 0 || sw >= fab->nsw || fab->nsw > NSW_MAX)
+        return -1;
+    spf(fab, sw, vsan, r, -1, -1);
+    for (int i = 0; i < fab->nsw; i++)
+        if (r[i].first_isl != -1 && fab->dom[i].run[vsan] == domain)
+            return i == sw ? sw : fab->isls[r[i].first_isl].peer;
+    return -1;
+}
+
+/* The peer's end of the same FCIP link: the ISL back whose addresses are
+ * this one's, swapped. */
+static const struct isl *peer_end(const struct fabric *fab, const struct isl *l)
+{
+    for (int i = 0; i < fab->nisl; i++) {
+        const struct isl *m = &fab->isls[i];
+        if (m->id && m->sw == l->peer && m->peer == l->sw && m->info.local_ip == l->info.peer_ip &&
+            m->info.peer_ip == l->info.local_ip && m->info.ifname[0])
+            return m;
+    }
+    return NULL;
+}
+
+int fabric_lsr(const struct fabric *fab, int sw, int vsan, struct fabric_link *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < fab->nisl; i++) {
+        const struct isl *l = &fab->isls[i];
+        if (l->sw != sw || !carries(fab, l, vsan))
+            continue;
+        if (n < max) {
+            const struct isl *p = peer_end(fab, l);
+            out[n] = (struct fabric_link){l->id, l->peer, fabric_domain(fab, l->peer, vsan),
+                                          isl_cost(fab, l, vsan), l->info.ifname, p ? p->info.ifname : "",
+                                          l->info.ifindex, p ? p->info.ifindex : 0, l->info.peer_ip};
+        }
+        n++;
+    }
+    return n;
+}
