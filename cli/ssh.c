@@ -144,8 +144,7 @@ static bool stopping(const struct ssh_conn *c)
 static int on_auth_password(ssh_session ses, const char *user, const char *pass, void *ud)
 {
     struct ssh_conn *c = ud;
-    bool refused;
-    if (login_attempt(c->o, user, pass, &c->role, c->deadline_ms, &refused)) {
+    if (tsess_login(c->o, user, pass, &c->role, c->deadline_ms) == TSESS_LOGIN_OK) {
         snprintf(c->user, sizeof c->user, "%s", user);
         c->authed = true;
         return SSH_AUTH_SUCCESS;
@@ -318,7 +317,7 @@ static void serve(struct ssh_server *srv, int fd, const char *from, const struct
     c->o = &c->opts;
     c->from = from;
     c->ses = ssh_new();
-    c->deadline_ms = wall_ns() / 1000000u + LOGIN_SECONDS * 1000u;
+    c->deadline_ms = tsess_login_deadline_ms();
     long timeout = LOGIN_SECONDS;
     ssh_options_set(c->ses, SSH_OPTIONS_TIMEOUT, &timeout);
     c->scb.userdata = c;

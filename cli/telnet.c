@@ -10,7 +10,6 @@
 #include "lab/lab.h"
 #include "lab/sessions.h"
 #include "user/user.h"
-#include "line/line.h"
 #include "logging/syslog.h"
 #include "wall.h"
 #include "login_throttle.h"
@@ -24,7 +23,6 @@
 
 enum {
     LINE_CAP = 8192, /* longer input is cut here; the session then refuses it */
-    HIST_MAX = 64,
     SLICE_MS = 200, /* how often a waiting thread looks at the stop flag */
     CONFIRM_SECONDS = 30, /* a question not answered by then is a no */
     ACCOUNT_CHECK_SECONDS = 2, /* a session waiting for a line looks at its account this often */
@@ -45,9 +43,8 @@ enum {
 struct term {
     struct term_transport tr;
     struct term_opts o;
-    struct session s;
-    struct labsess reg;
-    bool registered, gone;
+    struct term_session ss; /* the session service: login, registration, history, idle limit */
+    bool gone;
     bool eof;                /* the peer sends no more, but output still goes */
     char out[4096];          /* output not sent yet: see flush_out */
     size_t out_len;
@@ -58,15 +55,11 @@ struct term {
     char line[LINE_CAP + 1];
     size_t len, cur;
     bool from_ctrl_z; /* the line is Ctrl-Z's `end`: not for the history */
-    char *hist[HIST_MAX];
-    int nhist, hpos;
+    int hpos;                /* the history line shown, ss.nhist for the line typed */
     time_t last_input;
-    int idle_limit;  /* seconds, 0 = none: `line vty` `exec-timeout`, else the lab's */
     time_t deadline; /* while answering a question, else 0 */
     time_t account_checked; /* while waiting for a line, else 0: its user may be deleted meanwhile */
     bool at_line;     /* waiting for a line at a prompt: log messages may be shown */
-    bool monitor;     /* `terminal monitor` is on (read after each command) */
-    uint64_t log_seen; /* the last log message it has been shown or passed over */
 };
 
 /* ---- output ---- */
@@ -124,7 +117,7 @@ static void put_prompt(struct term *t)
 {
     char p[128];
     lab_lock(t->o.lab);
-    session_prompt(&t->s, p, sizeof p);
+    session_prompt(&t->ss.s, p, sizeof p);
     lab_unlock(t->o.lab);
     term_puts(t, p);
 }
@@ -142,8 +135,8 @@ static void redisplay(struct term *t);
 static void show_log(struct term *t)
 {
     char buf[4096];
-    if (!t->o.interactive || (!t->o.console && !t->monitor) ||
-        !syslog_ring_take(t->o.lab, t->o.sw, t->o.console, t->monitor, &t->log_seen, buf, sizeof buf))
+    if (!t->o.interactive || (!t->o.console && !t->ss.monitor) ||
+        !syslog_ring_take(t->o.lab, t->o.sw, t->o.console, t->ss.monitor, &t->ss.log_seen, buf, sizeof buf))
         return;
     raw_write(t, t->line + t->cur, t->len - t->cur); /* off the end of the line typed so far */
     term_puts(t, "\n");
@@ -172,14 +165,14 @@ static int raw_getc(struct term *t)
             return KEY_GONE;
         if (t->deadline && time(NULL) >= t->deadline)
             return KEY_LATE;
-        if (t->idle_limit && time(NULL) - t->last_input >= t->idle_limit) {
+        if (t->ss.idle_limit && time(NULL) - t->last_input >= t->ss.idle_limit) {
             term_puts(t, "\nIdle timeout, logging out.\n");
             hang_up(t);
             return KEY_GONE;
         }
         if (t->account_checked && time(NULL) - t->account_checked >= ACCOUNT_CHECK_SECONDS) {
             t->account_checked = time(NULL);
-            if (!session_account_ok(&t->s)) {
+            if (!session_account_ok(&t->ss.s)) {
                 hang_up(t);
                 return KEY_GONE;
             }
@@ -437,12 +430,11 @@ struct term *term_new(const struct term_transport *tr, const struct term_opts *o
     t->tr = *tr;
     t->o = *o;
     t->last_input = time(NULL);
-    t->idle_limit = o->idle_timeout;
-    session_init(&t->s, o->lab, o->sw, (struct session_io){.write = io_write, .wait = io_wait, .ctx = t});
+    tsess_init(&t->ss, &t->o, (struct session_io){.write = io_write, .wait = io_wait, .ctx = t});
     if (o->interactive) {
-        t->s.io.more = io_more;
-        t->s.io.confirm = io_confirm;
-        t->s.interactive = true;
+        t->ss.s.io.more = io_more;
+        t->ss.s.io.confirm = io_confirm;
+        t->ss.s.interactive = true;
     }
     term_set_window(t, o->rows, o->cols);
     return t;
@@ -451,20 +443,9 @@ struct term *term_new(const struct term_transport *tr, const struct term_opts *o
 void term_set_window(struct term *t, int rows, int cols)
 {
     if (rows > 0 && rows <= 511)
-        t->s.term_length = rows;
+        t->ss.s.term_length = rows;
     if (cols >= 24 && cols <= 511)
-        t->s.term_width = cols;
-}
-
-static void unregister(struct term *t)
-{
-    if (!t->registered)
-        return;
-    lab_lock(t->o.lab);
-    syslog_session_end(t->o.lab, &t->s);
-    labsess_remove(t->o.lab, &t->reg);
-    lab_unlock(t->o.lab);
-    t->registered = false;
+        t->ss.s.term_width = cols;
 }
 
 void term_free(struct term *t)
@@ -472,81 +453,16 @@ void term_free(struct term *t)
     if (!t)
         return;
     flush_out(t);
-    unregister(t);
-    for (int i = 0; i < t->nhist; i++)
-        free(t->hist[i]);
-    session_free(&t->s);
+    tsess_free(&t->ss);
     free(t);
-}
-
-/* The switch's `exec-timeout` may change in any session: read at login and
- * after every command; so is `terminal monitor`, on this session. */
-static void refresh_idle_limit(struct term *t)
-{
-    lab_lock(t->o.lab);
-    t->idle_limit = line_idle_seconds(t->o.lab, t->o.sw, t->o.console ? LINE_CONSOLE : LINE_VTY,
-                                      t->o.idle_timeout);
-    bool monitor = syslog_monitor_on(t->o.lab, &t->s);
-    if (monitor && !t->monitor) /* what is logged from now on, not since the login */
-        t->log_seen = syslog_ring_tail(t->o.lab);
-    t->monitor = monitor;
-    lab_unlock(t->o.lab);
-    t->s.idle_timeout = t->idle_limit; /* for `show terminal` */
-}
-
-static void history_add(struct term *t, const char *line);
-
-/* A console keeps the lab's history, as the local console does. */
-static void history_load(struct term *t)
-{
-    char **lines;
-    lab_lock(t->o.lab);
-    int n = lab_history_recent(t->o.lab, HIST_MAX, &lines);
-    lab_unlock(t->o.lab);
-    for (int i = 0; i < n; i++) {
-        history_add(t, lines[i]);
-        free(lines[i]);
-    }
-    free(lines);
-}
-
-static void start_session(struct term *t, const char *user, enum role role)
-{
-    snprintf(t->s.user, sizeof t->s.user, "%s", user);
-    t->s.role = role;
-    t->s.check_account = t->o.console ? NULL : user_check_session; /* a console runs as its Unix user */
-    t->s.cwd = t->o.cwd;
-    memset(&t->reg, 0, sizeof t->reg);
-    t->reg.s = &t->s;
-    t->reg.sw = t->o.sw;
-    snprintf(t->reg.user, sizeof t->reg.user, "%s", user);
-    snprintf(t->reg.from, sizeof t->reg.from, "%s", t->o.from);
-    snprintf(t->reg.kind, sizeof t->reg.kind, "%s", t->o.kind);
-    lab_lock(t->o.lab);
-    lab_tick(t->o.lab); /* the login time on the lab clock as of now */
-    labsess_add(t->o.lab, &t->reg);
-    t->log_seen = syslog_ring_tail(t->o.lab); /* what is logged from now on */
-    lab_unlock(t->o.lab);
-    t->registered = true;
-    refresh_idle_limit(t);
-}
-
-static int run_command(struct term *t, const char *line)
-{
-    lab_lock(t->o.lab);
-    labsess_touch(t->o.lab, &t->reg);
-    lab_unlock(t->o.lab);
-    int rc = session_exec(&t->s, line);
-    refresh_idle_limit(t);
-    return rc;
 }
 
 int term_exec(struct term *t, const char *user, enum role role, const char *line)
 {
-    start_session(t, user, role);
-    t->s.io.more = NULL; /* nobody to press space: the whole output */
-    t->s.no_prompt = true;
-    return run_command(t, line);
+    tsess_start(&t->ss, user, role);
+    t->ss.s.io.more = NULL; /* nobody to press space: the whole output */
+    t->ss.s.no_prompt = true;
+    return tsess_run(&t->ss, line);
 }
 
 /* ---- login ---- */
@@ -583,26 +499,26 @@ static bool read_field(struct term *t, char *buf, size_t n, bool echo)
 static bool login_tries(struct term *t, char *user, size_t n, enum role *role)
 {
     char pass[USER_PASSWORD_MAX + 1], prompt[64];
-    uint64_t deadline_ms = wall_ns() / 1000000u + LOGIN_SECONDS * 1000u;
+    uint64_t deadline_ms = tsess_login_deadline_ms();
     lab_lock(t->o.lab);
     snprintf(prompt, sizeof prompt, "%s login: ", lab_hostname(t->o.lab, t->o.sw));
     lab_unlock(t->o.lab);
     term_puts(t, "\nUser Access Verification\n");
     for (int tries = 0; tries < 3; tries++) {
-        bool refused;
         term_puts(t, prompt);
         if (!read_field(t, user, n, true))
             return false;
         term_puts(t, "Password: ");
         if (!read_field(t, pass, sizeof pass, false))
             return false;
-        bool ok = login_attempt(&t->o, user, pass, role, deadline_ms, &refused);
+        enum tsess_login r = tsess_login(&t->o, user, pass, role, deadline_ms);
         memset(pass, 0, sizeof pass);
-        if (ok)
+        if (r == TSESS_LOGIN_OK)
             return true;
-        if (stopping(t))
+        if (r == TSESS_LOGIN_STOPPED || stopping(t))
             return false;
-        term_puts(t, refused ? "% Too many failed logins, try again later\n" : "Login incorrect\n");
+        term_puts(t, tsess_login_message(r));
+        term_puts(t, "\n");
     }
     return false;
 }
@@ -688,26 +604,13 @@ static void replace_line(struct term *t, const char *s)
     }
 }
 
-static void history_add(struct term *t, const char *line)
-{
-    if (!*line || (t->nhist && strcmp(t->hist[t->nhist - 1], line) == 0))
-        return;
-    if (t->nhist == HIST_MAX) {
-        free(t->hist[0]);
-        memmove(t->hist, t->hist + 1, sizeof t->hist[0] * (HIST_MAX - 1));
-        t->nhist--;
-    }
-    if (!(t->hist[t->nhist++] = strdup(line)))
-        abort();
-}
-
 static void history_step(struct term *t, int dir)
 {
     int to = t->hpos + dir;
-    if (to < 0 || to > t->nhist)
+    if (to < 0 || to > t->ss.nhist)
         return;
     t->hpos = to;
-    replace_line(t, to == t->nhist ? "" : t->hist[to]);
+    replace_line(t, to == t->ss.nhist ? "" : t->ss.hist[to]);
 }
 
 static void redisplay(struct term *t)
@@ -724,7 +627,7 @@ static void key_help(struct term *t)
     char *upto = strndup(t->line, t->len);
     if (!upto)
         abort();
-    session_help(&t->s, upto);
+    session_help(&t->ss.s, upto);
     free(upto);
     redisplay(t);
 }
@@ -761,7 +664,7 @@ static void key_tab(struct term *t)
     char *upto = strndup(t->line, t->cur);
     if (!upto)
         abort();
-    int n = session_complete(&t->s, upto, &v);
+    int n = session_complete(&t->ss.s, upto, &v);
     /* The word as the session reads it: a `|` starting a word starts a
      * filter (`|last`). Misread, a candidate shorter than the typed word
      * sent the heap beyond it to the terminal. */
@@ -787,7 +690,7 @@ static void key_tab(struct term *t)
 /* Ctrl-Z: back to exec mode, as `end` would; at exec, a fresh prompt. */
 static bool key_ctrl_z(struct term *t)
 {
-    if (t->s.mode == MODE_EXEC) {
+    if (t->ss.s.mode == MODE_EXEC) {
         t->len = t->cur = 0;
         term_puts(t, "\n");
         put_prompt(t);
@@ -897,7 +800,7 @@ static bool read_line(struct term *t)
 {
     t->len = t->cur = 0;
     t->line[0] = '\0';
-    t->hpos = t->nhist;
+    t->hpos = t->ss.nhist;
     t->from_ctrl_z = false;
     for (;;) {
         int c = term_key(t);
@@ -931,16 +834,11 @@ static bool read_watched_line(struct term *t)
 static void shell_interactive(struct term *t)
 {
     put_prompt(t);
-    while (!t->s.closed && read_watched_line(t)) {
+    while (!t->ss.s.closed && read_watched_line(t)) {
         if (!t->from_ctrl_z)
-            history_add(t, t->line);
-        if (!t->from_ctrl_z && t->o.console && t->line[0]) {
-            lab_lock(t->o.lab);
-            lab_history_add(t->o.lab, t->line);
-            lab_unlock(t->o.lab);
-        }
-        run_command(t, t->line);
-        if (!t->s.closed)
+            tsess_remember(&t->ss, t->line);
+        tsess_run(&t->ss, t->line);
+        if (!t->ss.s.closed)
             put_prompt(t);
     }
 }
@@ -968,7 +866,7 @@ static bool read_plain(struct term *t)
 static int shell_batch(struct term *t)
 {
     int failed = 0;
-    while (!t->s.closed && read_plain(t)) {
+    while (!t->ss.s.closed && read_plain(t)) {
         if (t->line[0] == '!' && (t->line[1] == ' ' || !t->line[1]))
             continue; /* a comment, as replay skips it */
         put_prompt(t);
@@ -976,8 +874,8 @@ static int shell_batch(struct term *t)
         term_puts(t, "\n");
         if (t->len && t->line[t->len - 1] == '?') {
             t->line[t->len - 1] = '\0';
-            session_help(&t->s, t->line);
-        } else if (run_command(t, t->line) != 0) {
+            session_help(&t->ss.s, t->line);
+        } else if (tsess_run(&t->ss, t->line) != 0) {
             failed = 1;
         }
     }
@@ -993,16 +891,14 @@ static const char banner[] = "Cisco Nexus Operating System (NX-OS) Software\n"
 int term_shell(struct term *t, const char *user, enum role role)
 {
     int rc = 0;
-    start_session(t, user, role);
-    if (t->o.console)
-        history_load(t);
-    else if (t->o.interactive)
+    tsess_start(&t->ss, user, role);
+    if (!t->o.console && t->o.interactive)
         term_puts(t, banner);
     if (t->o.interactive)
         shell_interactive(t);
     else
         rc = shell_batch(t);
-    unregister(t);
+    tsess_end(&t->ss);
     return rc;
 }
 

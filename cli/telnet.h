@@ -1,7 +1,8 @@
 /*
  * A served terminal: the NX-OS line discipline between a byte stream and
  * a session (echo, line editing, history, `?`, Tab, `--More--`, Ctrl-C,
- * Ctrl-Z, idle timeout), shared by telnet and SSH; and the telnet
+ * Ctrl-Z, idle timeout), shared by telnet, SSH, the console and the
+ * browser, around the session service (term_session.h); and the telnet
  * transport itself (IAC negotiation). docs/telnet-ssh.md says why this is
  * ours and not libcli's.
  */
@@ -10,10 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "session.h"
-
-struct lab;
-struct login_ticket;
+#include "term_session.h"
 
 enum { TERM_EOF = -2 };
 
@@ -28,24 +26,6 @@ struct term_transport {
     void *ctx;
 };
 
-struct term_opts {
-    struct lab *lab;
-    int sw;
-    const char *kind;  /* "telnet", "ssh" or "attach", for `show users` */
-    const char *from;  /* peer address */
-    bool telnet;       /* IAC sequences in, 0xFF doubled out */
-    bool interactive;  /* echo, editing, pager; else a batch transcript */
-    bool crlf;         /* a terminal at the other end: lines end in CR LF */
-    int rows, cols;    /* window size when known, else 0 */
-    int idle_timeout;  /* seconds without input before logging out, 0 = none,
-                        * unless the switch has `line vty` `exec-timeout` */
-    const atomic_bool *stop; /* the server is shutting down */
-    struct login_ticket *ticket; /* the connection's place among those not logged in yet */
-    bool console;      /* an attached console (docs/lab-owner.md): no banner,
-                        * `line console` exec-timeout, the lab's history, no
-                        * account to check (host files may be copied) */
-    const char *cwd;   /* the session's session.cwd */
-};
 
 struct term;
 
