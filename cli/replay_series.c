@@ -2,6 +2,7 @@
  * duration, its recording written at the end (replay_series.h). */
 #include "replay_series.h"
 #include "series/series.h"
+#include "lab/lab.h"
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include <unistd.h>
 
 struct replay_series {
-    struct series *s;
+    struct lab *lab;
     FILE *f;
     const char *path, *plots;
 };
@@ -53,7 +54,11 @@ struct replay_series *replay_series_start(struct lab *lab, const char *path, con
         free(rs);
         return NULL;
     }
-    if (!(rs->s = series_start(lab, SERIES_PERIOD_NS, SERIES_CAPACITY))) {
+    rs->lab = lab;
+    lab_lock(lab);
+    bool on = series_lab_start(lab);
+    lab_unlock(lab);
+    if (!on) {
         fclose(rs->f);
         free(rs);
         return NULL;
@@ -65,17 +70,19 @@ int replay_series_finish(struct replay_series *rs, FILE *err)
 {
     if (!rs)
         return 0;
-    series_stop(rs->s);
-    bool ok = ends_with(rs->path, ".json") ? series_write_json(rs->s, rs->f) : series_write_csv(rs->s, rs->f);
+    lab_lock(rs->lab);
+    series_lab_stop(rs->lab);
+    const struct series *s = series_of_lab(rs->lab);
+    bool ok = ends_with(rs->path, ".json") ? series_write_json(s, rs->f) : series_write_csv(s, rs->f);
     ok = fclose(rs->f) == 0 && ok;
     if (!ok)
         fprintf(err, "mdsim: --series: cannot write %s: %s\n", rs->path, strerror(errno));
     char msg[512];
-    if (rs->plots && !series_write_plots(rs->s, rs->plots, rs->path, msg, sizeof msg)) {
+    if (rs->plots && !series_write_plots(s, rs->plots, rs->path, msg, sizeof msg)) {
         fprintf(err, "mdsim: --plots: %s\n", msg);
         ok = false;
     }
-    series_free(rs->s);
+    lab_unlock(rs->lab);
     free(rs);
     return ok ? 0 : 1;
 }
@@ -84,9 +91,10 @@ void replay_series_discard(struct replay_series *rs)
 {
     if (!rs)
         return;
-    series_stop(rs->s);
+    lab_lock(rs->lab);
+    series_lab_stop(rs->lab);
+    lab_unlock(rs->lab);
     fclose(rs->f);
     unlink(rs->path);
-    series_free(rs->s);
     free(rs);
 }

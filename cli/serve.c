@@ -15,6 +15,7 @@
 #include "session.h"
 #include "lab/lab.h"
 #include "lab/sessions.h"
+#include "series/series.h"
 #include "user/user.h"
 #include "wall.h"
 #include <arpa/inet.h>
@@ -432,6 +433,11 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
     init_term_opts(sv, o);
     if (!open_listeners(sv, ai, o))
         return 1;
+    lab_lock(sv->lab);
+    bool recording = series_lab_start(sv->lab); /* a served lab keeps its series (docs/series.md) */
+    lab_unlock(sv->lab);
+    if (!recording)
+        fprintf(stderr, "mdsim: no memory for the lab's time series; serving without them\n");
     lab_set_realtime(sv->lab, o->speed);
     print_ports(sv, o->bind);
     sigset_t block, unblocked;

@@ -55,6 +55,7 @@ struct lab {
     uint64_t reconciles;         /* reconcile runs so far */
     uint64_t reconciles_at_start; /* ... when engine_start made the engine */
     struct { uint64_t period_ns; engine_tick_fn fn; void *ctx; } sampler; /* lab_set_sampler */
+    struct { void *obj; void (*free_fn)(void *); } observer[LAB_OBS_COUNT]; /* lab_set_observer */
     uint64_t reconciles_at[8];   /* ... when each open savepoint began */
     time_t wall_at_open;
     long long clock_delta; /* seconds the shown clock is ahead of the wall clock */
@@ -390,6 +391,9 @@ void lab_close(struct lab *lab)
     if (!lab)
         return;
     clock_stop(lab);
+    for (int i = 0; i < LAB_OBS_COUNT; i++)
+        if (lab->observer[i].free_fn)
+            lab->observer[i].free_fn(lab->observer[i].obj);
     lab_batch_end(lab);
     if (lab->path)
         store_reserve_release(lab->path);
@@ -734,6 +738,14 @@ void lab_set_sampler(struct lab *lab, uint64_t period_ns, engine_tick_fn fn, voi
 }
 
 struct ipnet *lab_ipnet_as_is(struct lab *lab) { return lab->net; }
+
+void *lab_observer(const struct lab *lab, enum lab_observer kind) { return lab->observer[kind].obj; }
+
+void lab_set_observer(struct lab *lab, enum lab_observer kind, void *obj, void (*free_fn)(void *))
+{
+    lab->observer[kind].obj = obj;
+    lab->observer[kind].free_fn = free_fn;
+}
 
 void lab_advance_to(struct lab *lab, uint64_t t)
 {

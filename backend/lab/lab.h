@@ -105,6 +105,12 @@ struct ipnet *lab_ipnet(struct lab *lab);
  * data plane through lab_ipnet_as_is, never lab_ipnet. */
 void lab_set_sampler(struct lab *lab, uint64_t period_ns, engine_tick_fn fn, void *ctx);
 struct ipnet *lab_ipnet_as_is(struct lab *lab);
+/* What watches the lab for whoever asks (series.h's recording, a capture
+ * of a served lab): one object per kind, kept by the lab and freed by
+ * free_fn in lab_close, before the engine goes. Under the lab's lock. */
+enum lab_observer { LAB_OBS_SERIES, LAB_OBS_CAPTURE, LAB_OBS_COUNT };
+void *lab_observer(const struct lab *lab, enum lab_observer kind);
+void lab_set_observer(struct lab *lab, enum lab_observer kind, void *obj, void (*free_fn)(void *));
 
 /* The lab clock: simulated nanoseconds since the lab was opened. */
 uint64_t lab_now(const struct lab *lab);

@@ -27,6 +27,7 @@ struct series {
     struct column *col;
     int ncol, col_cap;
     uint64_t taken;
+    bool on; /* the lab's sampler is this one's */
 };
 
 struct series_sink {
@@ -115,7 +116,7 @@ static void sample(engine_t *e, uint64_t at_ns, void *ctx)
     s->taken++;
 }
 
-struct series *series_start(struct lab *lab, uint64_t period_ns, int capacity)
+static struct series *series_new(struct lab *lab, uint64_t period_ns, int capacity)
 {
     struct series *s = calloc(1, sizeof *s);
     if (!s || capacity < 1 || !period_ns || !(s->t_ns = calloc((size_t)capacity, sizeof *s->t_ns))) {
@@ -125,27 +126,15 @@ struct series *series_start(struct lab *lab, uint64_t period_ns, int capacity)
     s->lab = lab;
     s->period_ns = period_ns;
     s->cap = capacity;
-    lab_lock(lab);
-    lab_set_sampler(lab, period_ns, sample, s);
-    lab_unlock(lab);
     return s;
 }
 
-void series_stop(struct series *s)
+/* lab_close's: the lab is going, nobody else holds it. */
+static void series_free(void *p)
 {
-    if (!s || !s->lab)
-        return;
-    lab_lock(s->lab);
-    lab_set_sampler(s->lab, 0, NULL, NULL);
-    lab_unlock(s->lab);
-    s->lab = NULL;
-}
-
-void series_free(struct series *s)
-{
-    if (!s)
-        return;
-    series_stop(s);
+    struct series *s = p;
+    if (s->on)
+        lab_set_sampler(s->lab, 0, NULL, NULL);
     for (int i = 0; i < s->ncol; i++) {
         free(s->col[i].name);
         free(s->col[i].raw);
@@ -154,6 +143,47 @@ void series_free(struct series *s)
     free(s->t_ns);
     free(s);
 }
+
+struct series *series_of_lab(struct lab *lab) { return lab_observer(lab, LAB_OBS_SERIES); }
+
+/* A recording started again forgets the rows of the last one (a counter's
+ * growth over the gap would read as one interval's) but keeps its columns
+ * and goes on numbering samples. */
+static void series_empty(struct series *s)
+{
+    s->head = s->n = 0;
+    for (int i = 0; i < s->ncol; i++)
+        s->col[i].before = MISSING;
+}
+
+bool series_lab_start(struct lab *lab)
+{
+    struct series *s = series_of_lab(lab);
+    if (!s) {
+        if (!(s = series_new(lab, SERIES_PERIOD_NS, SERIES_CAPACITY)))
+            return false;
+        lab_set_observer(lab, LAB_OBS_SERIES, s, series_free);
+    }
+    if (s->on)
+        return true;
+    series_empty(s);
+    s->on = true;
+    lab_set_sampler(lab, s->period_ns, sample, s);
+    return true;
+}
+
+void series_lab_stop(struct lab *lab)
+{
+    struct series *s = series_of_lab(lab);
+    if (!s || !s->on)
+        return;
+    lab_set_sampler(lab, 0, NULL, NULL);
+    s->on = false;
+}
+
+bool series_running(const struct series *s) { return s && s->on; }
+uint64_t series_first_index(const struct series *s) { return s->taken - (uint64_t)s->n; }
+int series_capacity(const struct series *s) { return s->cap; }
 
 int series_rows(const struct series *s) { return s->n; }
 int series_columns(const struct series *s) { return s->ncol; }

@@ -29,12 +29,33 @@ void series_put(struct series_sink *out, enum series_kind kind, int64_t value, c
 #define SERIES_PERIOD_NS 1000000000ULL /* one second of lab time */
 #define SERIES_CAPACITY 3600           /* samples kept per lab; the oldest go */
 
-/* Start sampling the lab every period_ns of lab time, keeping the last
- * capacity samples; NULL on allocation failure. series_stop detaches it
- * from the lab; series_free also frees what it recorded. */
-struct series *series_start(struct lab *lab, uint64_t period_ns, int capacity);
-void series_stop(struct series *s);
-void series_free(struct series *s);
+/* The lab's recording: one per lab, kept by the lab and freed when it
+ * closes (lab_set_observer). `series start` on a switch, `serve` and
+ * `replay --series` turn it on; whoever reads it (an export, a page the
+ * owner serves) takes the lab's lock (lab_lock) first, as the sampler
+ * runs under it. On real time the clock thread sleeps while no event is
+ * due: a reader that wants the samples up to now calls lab_tick(lab)
+ * under the lock first (the rows it adds are the same it would add
+ * later).
+ *
+ * series_of_lab: the recording, NULL until it was first started.
+ * series_lab_start: on, a sample every SERIES_PERIOD_NS of lab time, the
+ * last SERIES_CAPACITY kept; one that was stopped starts empty (its
+ * columns and its sample numbers go on); false when out of memory.
+ * series_lab_stop: off; what was recorded stays readable. */
+struct series *series_of_lab(struct lab *lab);
+bool series_lab_start(struct lab *lab);
+void series_lab_stop(struct lab *lab);
+bool series_running(const struct series *s); /* false for NULL */
+
+/* Samples are numbered from 0, the first the recording ever took: row r
+ * (below) holds sample series_first_index(s) + r, and the newest is
+ * series_samples_taken(s) - 1. A reader that polls keeps the next number
+ * it wants, `next`, and reads rows from next - first (from 0 when next <
+ * first: the ring dropped some) to series_rows(s) - 1. Columns only ever
+ * get added, so a column's index never changes. */
+uint64_t series_first_index(const struct series *s);
+int series_capacity(const struct series *s);
 
 /* What was recorded, for the exports: rows oldest first, columns in the
  * order they first appeared. value is false where the series did not
@@ -53,6 +74,10 @@ uint64_t series_samples_taken(const struct series *s);
  * when the file could not be written. */
 bool series_write_csv(const struct series *s, FILE *f);
 bool series_write_json(const struct series *s, FILE *f);
+/* The JSON of the rows from sample number next on (series_first_index),
+ * with "first_index": the number of its first row, for a reader that
+ * polls; series_write_json is series_write_json_from(s, 0, f). */
+bool series_write_json_from(const struct series *s, uint64_t next, FILE *f);
 
 /* Plots (series_plot.c): one SVG per FCIP tunnel and per netsim
  * direction into dir, the same bytes for the same recording, and

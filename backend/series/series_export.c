@@ -35,17 +35,20 @@ bool series_write_csv(const struct series *s, FILE *f)
     return !ferror(f);
 }
 
-/* {"period_s": 1, "lab_time_s": [...], "series": [{"name", "kind",
- * "values": [...]}]}, null where a series did not exist; names need no
- * escaping beyond what is done (they are interface and WWN spellings). */
-bool series_write_json(const struct series *s, FILE *f)
+/* {"period_s": 1, "first_index": N, "lab_time_s": [...], "series":
+ * [{"name", "kind", "values": [...]}]}, null where a series did not
+ * exist; names need no escaping beyond what is done (they are interface
+ * and WWN spellings). */
+bool series_write_json_from(const struct series *s, uint64_t next, FILE *f)
 {
+    uint64_t first = series_first_index(s);
     int nrow = series_rows(s);
+    int from = next <= first ? 0 : next - first < (uint64_t)nrow ? (int)(next - first) : nrow;
     fputs("{\n  \"period_s\": ", f);
     put_time(f, series_period_ns(s));
-    fputs(",\n  \"lab_time_s\": [", f);
-    for (int r = 0; r < nrow; r++) {
-        fputs(r ? ", " : "", f);
+    fprintf(f, ",\n  \"first_index\": %" PRIu64 ",\n  \"lab_time_s\": [", first + (uint64_t)from);
+    for (int r = from; r < nrow; r++) {
+        fputs(r > from ? ", " : "", f);
         put_time(f, series_row_time_ns(s, r));
     }
     fputs("],\n  \"series\": [", f);
@@ -55,9 +58,9 @@ bool series_write_json(const struct series *s, FILE *f)
             fprintf(f, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
         fprintf(f, "\", \"kind\": \"%s\", \"values\": [",
                 series_column_kind(s, c) == SERIES_COUNTER ? "counter" : "gauge");
-        for (int r = 0; r < nrow; r++) {
+        for (int r = from; r < nrow; r++) {
             int64_t v;
-            fputs(r ? ", " : "", f);
+            fputs(r > from ? ", " : "", f);
             if (series_value(s, r, c, &v))
                 fprintf(f, "%" PRId64, v);
             else
@@ -68,3 +71,5 @@ bool series_write_json(const struct series *s, FILE *f)
     fputs("\n  ]\n}\n", f);
     return !ferror(f);
 }
+
+bool series_write_json(const struct series *s, FILE *f) { return series_write_json_from(s, 0, f); }
