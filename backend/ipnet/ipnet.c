@@ -1,82 +1,9 @@
-#include "ipnet.h"
-#include "engine/pool.h"
-#include "engine/ewma.h"
+#include "ipnet_int.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { SLOTS = 14, PORTS = 9 }; /* slots 1..13, ports 1..8 */
-
-
-struct ipport {
-    struct ipnet *net;
-    bool exists, admin_up, has_ip;
-    bool seen;             /* declared again by the current reconcile */
-    int sw, slot, port;
-    uint32_t ip, mask, mtu;
-    struct ipport *peer;   /* the other end of the cable */
-    struct ipport *bridge; /* netsim partner while bridged */
-    netsim_pipe *pipe;     /* carries what enters this port while bridged */
-    bool bridge_seen;
-    bool told;             /* its link has been seen: `link` is the last one */
-    uint8_t link;          /* enum ipnet_link, for ipnet_on_link */
-    uint64_t tx_free_at;   /* the transmit serializer is busy until then */
-    uint64_t in_pkts, in_bytes, out_pkts, out_bytes, frag_drops, in_giants;
-    struct ipnet_ip_stats ip_st;
-    struct ipnet_arp arp[IPNET_ARP_MAX];
-    int narp;
-    struct ewma_rate in_rate, out_rate;
-};
-
-/* A datagram on its way: shared by its fragments, freed with the last.
- * The pool's free list overwrites its first word only: `alive` stays 0
- * while it is free, which is how ipnet_free finds the live ones. */
-struct dgram {
-    struct ipnet_pkt pkt;
-    int nfrags, alive, arrived;
-    bool delivered;
-};
-
-/* One frame on the wire: a datagram or a fragment of it. */
-struct frame {
-    struct dgram *d;
-    uint32_t ip_len;
-    uint32_t frag_off;  /* its data's offset in the datagram */
-    struct ipport *at;  /* where it arrives next */
-    uint64_t in_at;     /* with a tap: when it entered a netsim pipe (0: never) */
-};
-
-/* The last route of a switch: a saturated tunnel sends to one address. */
-struct route {
-    uint64_t gen;
-    uint32_t dst;
-    struct ipport *own, *out;
-};
-
-struct ipnet {
-    engine_t *e;
-    struct ipport *ports;
-    int nsw;
-    uint64_t gen;         /* bumped when ports, cables or bridges change */
-    struct route *routes; /* per switch */
-    struct {
-        ipnet_rx_fn fn;
-        ipnet_lost_fn lost;
-        void *ctx;
-    } proto[IPNET_PROTO_MAX];
-    struct pool dgrams, frames;
-    ipnet_link_fn on_link;
-    void *link_ctx;
-    ipnet_tap_fn tap;
-    void *tap_ctx;
-    struct frame *arriving; /* with a tap: the frame entering a pipe now */
-    struct {
-        ipnet_render_fn fn;
-        void *ctx;
-    } render[IPNET_PROTO_MAX];
-};
 
 static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
 {
@@ -95,8 +22,9 @@ struct ipnet *ipnet_new(engine_t *e, int nswitches)
     net->nsw = nswitches;
     net->ports = calloc((size_t)(nswitches * SLOTS * PORTS), sizeof *net->ports);
     net->routes = calloc((size_t)nswitches + 1, sizeof *net->routes);
+    net->static_routes = calloc((size_t)nswitches + 1, sizeof *net->static_routes);
     net->gen = 1;
-    if ((!net->ports && nswitches > 0) || !net->routes)
+    if ((!net->ports && nswitches > 0) || !net->routes || !net->static_routes)
         abort();
     for (int sw = 0; sw < nswitches; sw++)
         for (int slot = 0; slot < SLOTS; slot++)
@@ -147,6 +75,7 @@ void ipnet_free(struct ipnet *net)
         return;
     for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
         unbridge(&net->ports[i]);
+    ipnet_routers_free(net); /* their pipes first: they hold frames */
     pool_each(&net->dgrams, lose_if_live, net);
     ipnet_icmp_free(net);
     /* frames still in flight belong to engine events that die with it */
@@ -154,6 +83,8 @@ void ipnet_free(struct ipnet *net)
     pool_destroy(&net->frames);
     free(net->ports);
     free(net->routes);
+    free(net->static_routes);
+    free(net->routers);
     free(net);
 }
 
@@ -164,13 +95,17 @@ void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, ipnet_lost
     net->proto[proto].ctx = ctx;
 }
 
-enum ipnet_link ipnet_link_state(struct ipnet *net, int sw, int slot, int port)
+enum ipnet_link ipnet_port_link(const struct ipport *p)
 {
-    struct ipport *p = port_at(net, sw, slot, port);
     if (!p || (!p->admin_up && !p->bridge))
         return IPNET_ADMIN_DOWN;
     struct ipport *q = p->peer;
     return q && q->exists && (q->admin_up || q->bridge) ? IPNET_UP : IPNET_NOT_CONNECTED;
+}
+
+enum ipnet_link ipnet_link_state(struct ipnet *net, int sw, int slot, int port)
+{
+    return ipnet_port_link(port_at(net, sw, slot, port));
 }
 
 bool ipnet_is_bridged(struct ipnet *net, int sw, int slot, int port)
@@ -181,7 +116,7 @@ bool ipnet_is_bridged(struct ipnet *net, int sw, int slot, int port)
 
 static bool port_up(struct ipport *p)
 {
-    return ipnet_link_state(p->net, p->sw, p->slot, p->port) == IPNET_UP;
+    return ipnet_port_link(p) == IPNET_UP;
 }
 
 static void frame_free(struct ipnet *net, struct frame *f)
@@ -191,6 +126,8 @@ static void frame_free(struct ipnet *net, struct frame *f)
     if (--d->alive == 0)
         dgram_end(net, d);
 }
+
+void ipnet_frame_free(struct ipnet *net, struct frame *f) { frame_free(net, f); }
 
 static void arrive(engine_t *e, void *arg);
 static struct ipport *owner(struct ipnet *net, uint32_t ip);
@@ -237,7 +174,7 @@ static void port_send(struct ipport *p, struct frame *f)
     uint32_t l2 = f->ip_len + NETSIM_L2_OVERHEAD;
     uint64_t start = p->tx_free_at > now ? p->tx_free_at : now;
     p->tx_free_at = start + (uint64_t)l2 * 8u * 1000000000u / IPNET_LINE_RATE_BPS;
-    if (p->net->tap) {
+    if (p->net->tap && !p->rt) { /* a router has no place in a capture */
         char buf[96];
         tap(p, f, false, p->bridge ? pipe_note(p, f, buf, sizeof buf) : NULL);
     }
@@ -309,9 +246,24 @@ static void send_dgram(struct ipport *p, struct dgram *d)
         f->ip_len = d->nfrags == 1 ? len : IPNET_HEADER + (left < chunk ? left : chunk);
         f->frag_off = (uint32_t)i * chunk;
         f->in_at = 0;
-        port_send(p, f);
+        f->ttl = d->pkt.ttl ? d->pkt.ttl : 255;
+        ipnet_port_emit(p, f);
     }
 }
+
+void ipnet_send_dgram(struct ipport *p, struct dgram *d) { send_dgram(p, d); }
+
+void ipnet_port_send(struct ipport *p, struct frame *f) { port_send(p, f); }
+
+void ipnet_port_emit(struct ipport *p, struct frame *f)
+{
+    if (!p->imp_out) {
+        port_send(p, f);
+        return;
+    }
+    netsim_pipe_send(p->imp_out, (netsim_pkt){f->ip_len + NETSIM_L2_OVERHEAD, f});
+}
+
 
 /* The switch's own IP stack: reassembly, then the datagram's protocol. */
 static void host_receive(struct ipport *q, struct frame *f, bool wire)
@@ -366,12 +318,14 @@ static void arrive(engine_t *e, void *arg)
         frame_free(q->net, f);
         return;
     }
-    if (q->net->tap && !q->pipe)
+    if (q->net->tap && !q->pipe && !q->rt)
         tap(q, f, true, NULL);
     q->in_pkts++;
     q->in_bytes += l2;
     ewma_rate_add(&q->in_rate, now, l2);
-    if (q->pipe && q->net->tap) {
+    if (q->rt) {
+        ipnet_router_arrive(q, f);
+    } else if (q->pipe && q->net->tap) {
         tap_pipe(q, f, l2, now);
     } else if (q->pipe) {
         netsim_pipe_send(q->pipe, (netsim_pkt){l2, f});
@@ -434,10 +388,93 @@ bool ipnet_addr_link(struct ipnet *net, int sw, uint32_t ip, enum ipnet_link *li
     return p != NULL;
 }
 
+static bool sw_port_up(const struct ipport *p)
+{
+    return p->exists && p->has_ip && !p->bridge && ipnet_port_link(p) == IPNET_UP;
+}
+
+/* The port of ports[0..n) that route r leaves by, when up. */
+static struct ipport *route_port(struct ipport *ports, int n, const struct ipnet_route *r,
+                                 bool (*up)(const struct ipport *p))
+{
+    for (int i = 0; i < n; i++) {
+        struct ipport *p = &ports[i];
+        if (!up(p))
+            continue;
+        if (r->slot ? p->slot == r->slot && p->port == r->port : (p->ip & p->mask) == (r->nexthop & p->mask))
+            return p;
+    }
+    return NULL;
+}
+
+struct ipport *ipnet_lookup(struct ipport *ports, int n, const struct ipnet_route *r, int nr, uint32_t dst,
+                            bool (*up)(const struct ipport *p))
+{
+    for (int i = 0; i < n; i++)
+        if (up(&ports[i]) && (ports[i].ip & ports[i].mask) == (dst & ports[i].mask))
+            return &ports[i];
+    struct ipport *best = NULL;
+    int best_len = -1;
+    for (int i = 0; i < nr; i++) {
+        int len = __builtin_popcount(r[i].mask);
+        if ((dst & r[i].mask) != r[i].dest || len <= best_len)
+            continue;
+        struct ipport *p = route_port(ports, n, &r[i], up);
+        if (p) {
+            best = p;
+            best_len = len;
+        }
+    }
+    return best;
+}
+
+/* Where a datagram of sw to dst leaves: connected subnet, then route. */
+static struct ipport *sw_out(struct ipnet *net, int sw, uint32_t dst)
+{
+    const struct sw_routes *t = &net->static_routes[sw];
+    return ipnet_lookup(&net->ports[sw * SLOTS * PORTS], SLOTS * PORTS, t->r, t->n, dst, sw_port_up);
+}
+
 uint32_t ipnet_route_mtu(struct ipnet *net, int sw, uint32_t dst)
 {
-    struct ipport *p = find_port(net, sw, dst, true);
+    if (sw < 0 || sw >= net->nsw)
+        return 0;
+    struct ipport *p = sw_out(net, sw, dst);
     return p ? p->mtu : 0;
+}
+
+char ipnet_route_port(struct ipnet *net, int sw, uint32_t dst, int *slot, int *port)
+{
+    if (sw < 0 || sw >= net->nsw)
+        return 0;
+    struct ipport *p = find_port(net, sw, dst, false);
+    char how = 'L';
+    if (!p) {
+        p = find_port(net, sw, dst, true);
+        how = 'C';
+    }
+    if (!p) {
+        p = sw_out(net, sw, dst);
+        how = 'S';
+    }
+    if (!p)
+        return 0;
+    *slot = p->slot;
+    *port = p->port;
+    return how;
+}
+
+void ipnet_routes_set(struct ipnet *net, int sw, const struct ipnet_route *r, int n)
+{
+    if (sw < 0 || sw >= net->nsw || n < 0)
+        return;
+    struct sw_routes *t = &net->static_routes[sw];
+    n = n < IPNET_ROUTES_MAX ? n : IPNET_ROUTES_MAX;
+    if (t->n == n && memcmp(t->r, r, sizeof *r * (size_t)n) == 0)
+        return;
+    memcpy(t->r, r, sizeof *r * (size_t)n);
+    t->n = n;
+    net->gen++;
 }
 
 static void local_deliver(engine_t *e, void *arg)
@@ -456,7 +493,7 @@ bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt)
         r->gen = net->gen;
         r->dst = pkt->dst;
         r->own = find_port(net, sw, pkt->dst, false);
-        r->out = r->own ? r->own : find_port(net, sw, pkt->dst, true);
+        r->out = r->own ? r->own : sw_out(net, sw, pkt->dst);
     }
     struct ipport *own = r->own, *out = r->out;
     if (!out)
@@ -631,7 +668,7 @@ void ipnet_icmp_count(struct ipnet *net, int sw, uint32_t local, uint32_t remote
 {
     if (sw < 0 || sw >= net->nsw)
         return;
-    struct ipport *p = local ? find_port(net, sw, local, false) : find_port(net, sw, remote, true);
+    struct ipport *p = local ? find_port(net, sw, local, false) : sw_out(net, sw, remote);
     if (!p)
         return;
     uint64_t *const ctr[] = {[IPNET_ECHO_IN] = &p->ip_st.echo_in, [IPNET_ECHO_OUT] = &p->ip_st.echo_out,
@@ -646,6 +683,18 @@ int ipnet_arp_table(struct ipnet *net, int sw, int slot, int port, struct ipnet_
         return 0;
     memcpy(out, p->arp, sizeof p->arp[0] * (size_t)p->narp);
     return p->narp;
+}
+
+void ipnet_on_icmp_error(struct ipnet *net, uint8_t proto, ipnet_err_fn fn, void *ctx)
+{
+    net->err[proto].fn = fn;
+    net->err[proto].ctx = ctx;
+}
+
+void ipnet_icmp_error_to(struct ipnet *net, int sw, const struct ipnet_icmp_err *err)
+{
+    if (net->err[err->proto].fn)
+        net->err[err->proto].fn(net->err[err->proto].ctx, sw, err);
 }
 
 void ipnet_set_tap(struct ipnet *net, ipnet_tap_fn fn, void *ctx)

@@ -37,6 +37,7 @@ struct ipnet_pkt {
     uint32_t src, dst;
     uint8_t proto;
     bool df; /* don't fragment */
+    uint8_t ttl; /* time to live it leaves with; 0: the default, 255 */
     uint32_t ip_len;
     unsigned char payload[IPNET_PAYLOAD_MAX];
 };
@@ -64,6 +65,70 @@ bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt);
 uint32_t ipnet_route_mtu(struct ipnet *net, int sw, uint32_t dst);
 /* The up, unbridged port of sw that owns address ip. */
 bool ipnet_owns(struct ipnet *net, int sw, uint32_t ip);
+
+/* Static routes (docs/routing.md). A route sends what it matches out of
+ * its port (slot 0: the up port whose subnet holds the next hop); a
+ * switch looks at its own addresses, then its connected subnets, then
+ * the longest matching route whose port is up. */
+#define IPNET_ROUTES_MAX 64
+struct ipnet_route {
+    uint32_t dest, mask, nexthop; /* nexthop 0: none, the port is given */
+    int slot, port;               /* 0: by the next hop */
+};
+/* Switch sw's routes from now on (the route feature's reconcile). */
+void ipnet_routes_set(struct ipnet *net, int sw, const struct ipnet_route *r, int n);
+/* The port of sw a datagram to dst leaves by, and how: 'L' its own
+ * address, 'C' a connected subnet, 'S' a static route; 0 when none. */
+char ipnet_route_port(struct ipnet *net, int sw, uint32_t dst, int *slot, int *port);
+
+/* Routers of the lab (router.c; lab files' `router`): each has up to
+ * IPNET_ROUTER_PORTS ports with an address, an MTU and the netsim pipe's
+ * impairments on what enters and leaves them, and static routes. A
+ * router takes one from a datagram's TTL (time exceeded when none is
+ * left), forwards it by connected subnet then longest prefix (network
+ * unreachable when none), refragments what has no DF and sends
+ * fragmentation needed, with the next hop's MTU, for what has DF and
+ * does not fit; it answers echo requests to its own addresses. With
+ * icmp off it sends no ICMP error (a black hole for path MTU). */
+#define IPNET_ROUTER_PORTS 8
+#define IPNET_ROUTERS_MAX 64
+struct ipnet_router_port_conf {
+    uint32_t ip, mask, mtu;
+    netsim_pipe_config imp; /* each way */
+};
+int ipnet_router_add(struct ipnet *net, const char *name, bool icmp); /* its id, -1 past the maximum */
+void ipnet_router_port(struct ipnet *net, int r, int port, const struct ipnet_router_port_conf *c);
+void ipnet_router_routes(struct ipnet *net, int r, const struct ipnet_route *routes, int n);
+/* Cables from a router's port to a switch's port, or to another router's. */
+void ipnet_router_cable(struct ipnet *net, int r, int rport, int sw, int slot, int port);
+void ipnet_router_cable_router(struct ipnet *net, int r, int rport, int r2, int rport2);
+struct ipnet_router_stats {
+    uint64_t forwarded, ttl_expired, unreachable, frag_needed, refragmented, echo_replies;
+};
+void ipnet_router_stats(struct ipnet *net, int r, struct ipnet_router_stats *st);
+/* The pipe impairing what leaves (out) or enters a router's port. */
+netsim_pipe *ipnet_router_pipe(struct ipnet *net, int r, int port, bool out);
+
+/* ICMP errors as a protocol hears them (icmp.c): what a router said of
+ * one of the protocol's datagrams. */
+enum { IPNET_ICMP_UNREACH = 3, IPNET_ICMP_TIME_EXCEEDED = 11 };
+enum { IPNET_UNREACH_NET = 0, IPNET_UNREACH_FRAG_NEEDED = 4 };
+#define IPNET_ICMP_QUOTE 24 /* bytes of the datagram's payload quoted */
+struct ipnet_icmp_err {
+    uint8_t type, code;
+    uint32_t mtu;            /* fragmentation needed: the next hop's MTU */
+    uint32_t from;           /* the router's address that reports */
+    uint32_t src, dst;       /* the datagram it is about */
+    uint8_t proto;
+    unsigned char quote[IPNET_ICMP_QUOTE]; /* the first bytes of its payload */
+};
+typedef void (*ipnet_err_fn)(void *ctx, int sw, const struct ipnet_icmp_err *err);
+void ipnet_on_icmp_error(struct ipnet *net, uint8_t proto, ipnet_err_fn fn, void *ctx);
+/* The ICMP datagram a router sends: an error about orig from `from`, or
+ * the reply to an echo request (false when in is none). */
+void ipnet_icmp_error_pkt(struct ipnet_pkt *out, uint32_t from, const struct ipnet_pkt *orig, uint8_t type,
+                          uint8_t code, uint32_t mtu);
+bool ipnet_icmp_echo_reply(const struct ipnet_pkt *in, struct ipnet_pkt *out);
 
 /* Desired state of a port, as the interface feature reconciles it. */
 struct ipnet_port_conf {
@@ -187,6 +252,14 @@ struct ipnet_ping {
     uint32_t dst;
     int count, size;
     uint64_t timeout_ns;
+    uint32_t src;    /* 0: the address of the port it leaves by */
+    uint8_t ttl;     /* 0: the default; traceroute's probes count hops */
+    uint64_t gap_ns; /* between requests; 0: one second */
+    /* per request, once settled: who answered (the destination, or the
+     * router that reported) and what (0 echo reply, else the ICMP error
+     * type, IPNET_ICMP_*; UNREACH with code) */
+    uint32_t *from;
+    uint8_t *type, *code;
     /* the rest is ipnet's */
     int sw, id;
     int sent; /* requests gone out so far */
@@ -198,6 +271,8 @@ int ipnet_ping_start(struct ipnet *net, int sw, struct ipnet_ping *p);
 uint64_t ipnet_ping_send_time(const struct ipnet_ping *p, int seq);
 bool ipnet_ping_wait(struct ipnet *net, struct ipnet_ping *p, int seq, uint64_t until);
 uint64_t ipnet_ping_rtt(const struct ipnet_ping *p, int seq);
+/* Who answered request seq and how (ipnet_ping above). */
+uint32_t ipnet_ping_from(const struct ipnet_ping *p, int seq, uint8_t *type, uint8_t *code);
 void ipnet_ping_end(struct ipnet *net, struct ipnet_ping *p);
 /* Sets up ICMP on a new data plane (ipnet_new calls it). */
 void ipnet_icmp_init(struct ipnet *net);
