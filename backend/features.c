@@ -7,7 +7,8 @@
 extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
     ipnet_feature, netsim_feature, fabric_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature,
     sanext_feature, mgmt_feature, license_feature, bootflash_feature, logging_feature, fcdomain_feature,
-    fctimer_feature;
+    fctimer_feature, series_feature;
+extern const struct feature fspf_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -24,11 +25,13 @@ const struct feature *const features[] = {
     &vsan_feature,
     &fcdomain_feature, /* after vsan: its lines follow the vsan database */
     &fctimer_feature,
+    &fspf_feature, /* after fabric and fcip: it hands the fabric their links' costs */
     &zone_feature,
     &sanext_feature,
     &line_feature,
     &license_feature,
     &bootflash_feature,
+    &series_feature, /* its export writes to bootflash: */
     &logging_feature, /* last: its running-config lines follow the lines' */
     NULL,
 };

@@ -27,6 +27,11 @@ void bootflash_write(struct lab *lab, int sw, const char *name, const unsigned c
 void bootflash_delete(struct lab *lab, int sw, const char *name);
 int bootflash_count(struct lab *lab, int sw);
 long long bootflash_used(struct lab *lab, int sw);
+/* A file a command made (an export, a capture) saved as PATH
+ * (bootflash:NAME or NAME): 0, or -1 after the `%` error that says why
+ * (a bad name, over BOOTFLASH_FILE_MAX, no room for another file). */
+struct session;
+int bootflash_save(struct session *s, const char *path, const unsigned char *data, size_t len);
 /* Every file by name: fn(ctx, name, size, mtime). */
 void bootflash_each(struct lab *lab, int sw, void (*fn)(void *ctx, const char *name, long long size, time_t mtime),
                     void *ctx);

@@ -157,6 +157,19 @@ static int cmd_copy(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+int bootflash_save(struct session *s, const char *path, const unsigned char *data, size_t len)
+{
+    const char *name = file_arg(s, path);
+    if (!name)
+        return -1;
+    if (len > BOOTFLASH_FILE_MAX)
+        return cmd_error(s, "%% File too large: %zu bytes for %s (limit is %d bytes)", len, path, BOOTFLASH_FILE_MAX);
+    if (!bootflash_exists(s->lab, s->sw, name) && bootflash_count(s->lab, s->sw) >= BOOTFLASH_FILES_MAX)
+        return cmd_error(s, "%% bootflash: is full (limit is %d files)", BOOTFLASH_FILES_MAX);
+    bootflash_write(s->lab, s->sw, name, data, len, lab_time(s->lab, NULL));
+    return 0;
+}
+
 static int cmd_delete(struct session *s, const struct cmd_args *a)
 {
     const char *path = arg_str(a, "path");

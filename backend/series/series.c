@@ -156,14 +156,19 @@ static void series_empty(struct series *s)
         s->col[i].before = MISSING;
 }
 
-bool series_lab_start(struct lab *lab)
+struct series *series_lab_recording(struct lab *lab)
 {
     struct series *s = series_of_lab(lab);
-    if (!s) {
-        if (!(s = series_new(lab, SERIES_PERIOD_NS, SERIES_CAPACITY)))
-            return false;
+    if (!s && (s = series_new(lab, SERIES_PERIOD_NS, SERIES_CAPACITY)))
         lab_set_observer(lab, LAB_OBS_SERIES, s, series_free);
-    }
+    return s;
+}
+
+bool series_lab_start(struct lab *lab)
+{
+    struct series *s = series_lab_recording(lab);
+    if (!s)
+        return false;
     if (s->on)
         return true;
     series_empty(s);

@@ -39,11 +39,14 @@ void series_put(struct series_sink *out, enum series_kind kind, int64_t value, c
  * later).
  *
  * series_of_lab: the recording, NULL until it was first started.
+ * series_lab_recording: the same, made (stopped, empty) when the lab had
+ * none; NULL only when out of memory.
  * series_lab_start: on, a sample every SERIES_PERIOD_NS of lab time, the
  * last SERIES_CAPACITY kept; one that was stopped starts empty (its
  * columns and its sample numbers go on); false when out of memory.
  * series_lab_stop: off; what was recorded stays readable. */
 struct series *series_of_lab(struct lab *lab);
+struct series *series_lab_recording(struct lab *lab);
 bool series_lab_start(struct lab *lab);
 void series_lab_stop(struct lab *lab);
 bool series_running(const struct series *s); /* false for NULL */

@@ -1,0 +1,10 @@
+/* series: the CLI of the lab's time series (series_cmds.c). The
+ * recording is the lab's (lab_set_observer), no table, no engine part. */
+#include "feature.h"
+
+extern const struct cmd_def series_cmds[];
+
+const struct feature series_feature = {
+    .name = "series",
+    .cmds = series_cmds,
+};
