@@ -194,7 +194,8 @@ static const struct {
     {MODE_CONFIG, "configure terminal", NULL},   {MODE_SANEXT, "san-ext-tuner", NULL},
     {MODE_VSAN_DB, "vsan database", NULL},       {MODE_IF, NULL, "interface"},
     {MODE_PROFILE, NULL, "fcip profile"},        {MODE_LINE, NULL, "line"},
-    {MODE_SANEXT_NPORT, NULL, "N port"},
+    {MODE_SANEXT_NPORT, NULL, "N port"},         {MODE_ZONE, NULL, "zone"},
+    {MODE_ZONESET, NULL, "zoneset"},
 };
 
 static bool descends(enum mode m, enum mode from)

@@ -11,14 +11,20 @@ enum mode {
     MODE_LINE,
     MODE_SANEXT,
     MODE_SANEXT_NPORT,
+    MODE_ZONE,
+    MODE_ZONESET,
     MODE_FILTER, /* the words after `|`; never a session's mode */
     MODE_LAB,    /* the lines of a lab file (backend/lab/topology.c); never a session's mode */
     MODE_COUNT
 };
 
 #define M(x) (1u << (x))
-#define M_CONFIG_ALL (M(MODE_CONFIG) | M(MODE_IF) | M(MODE_PROFILE) | M(MODE_VSAN_DB) | M(MODE_LINE))
-#define M_SUBMODES (M(MODE_IF) | M(MODE_PROFILE) | M(MODE_VSAN_DB) | M(MODE_LINE) | M(MODE_SANEXT_NPORT))
+#define M_CONFIG_ALL                                                                                         \
+    (M(MODE_CONFIG) | M(MODE_IF) | M(MODE_PROFILE) | M(MODE_VSAN_DB) | M(MODE_LINE) | M(MODE_ZONE) |         \
+     M(MODE_ZONESET))
+#define M_SUBMODES                                                                                           \
+    (M(MODE_IF) | M(MODE_PROFILE) | M(MODE_VSAN_DB) | M(MODE_LINE) | M(MODE_SANEXT_NPORT) | M(MODE_ZONE) |   \
+     M(MODE_ZONESET))
 #define M_NOT_EXEC (M_CONFIG_ALL | M(MODE_SANEXT) | M(MODE_SANEXT_NPORT))
 
 struct mode_info {

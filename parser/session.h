@@ -41,6 +41,7 @@ struct mode_ctx {
     int nports;
     int ports[MODE_CTX_PORTS][2];
     uint8_t wwn[8]; /* (san-ext-nport): the N port's pWWN, its VSAN in a */
+    char name[65];  /* (config-zone), (config-zoneset): its name, its VSAN in a */
 };
 
 enum role { ROLE_ADMIN, ROLE_OPERATOR };

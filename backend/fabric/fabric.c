@@ -1,4 +1,5 @@
 #include "fabric_int.h"
+#include "zoning.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ void fabric_free(struct fabric *fab)
         return;
     pool_each(&fab->frames, free_if_live, NULL);
     pool_destroy(&fab->frames);
+    fabric_zoning_free(fab);
     free(fab->vsans);
     free(fab->permit);
     free(fab->next_port);
@@ -111,16 +113,17 @@ void fabric_set_zone_permit(struct fabric *fab, int sw, const struct vsan_set *p
         fab->permit[sw] = *permit;
 }
 
-/* Default zoning, checked once, where a frame enters the fabric from its
- * N port (the switch of its source's domain): between two N ports of a
- * VSAN whose default zone denies, nothing passes. The domain controllers
- * (fcping's ELS ECHO) are not zone members and always answer. */
+/* Zoning, checked once, where a frame enters the fabric from its N port
+ * (the switch of its source's domain): the active zoneset, and for ports
+ * in no active zone (all, without one) the default zone's policy. The
+ * domain controllers (fcping's ELS ECHO) are not zone members and always
+ * answer. */
 static bool zone_denies(const struct fabric *fab, int sw, const struct fc_frame *f)
 {
     bool dc = (f->d_id & 0xFFFF00u) == 0xFFFC00u || (f->s_id & 0xFFFF00u) == 0xFFFC00u;
     if (dc || (int)FC_DOMAIN_OF(f->s_id) != fabric_domain(fab, sw, f->vsan))
         return false;
-    return !vsan_set_has(&fab->permit[sw], f->vsan);
+    return !fabric_zoning_permits(fab, sw, f, vsan_set_has(&fab->permit[sw], f->vsan));
 }
 
 bool fabric_has_vsan(const struct fabric *fab, int sw, int vsan)

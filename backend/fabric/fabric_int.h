@@ -44,6 +44,7 @@ struct fabric {
     int nsw;
     struct vsan_set *vsans;  /* per switch */
     struct vsan_set *permit; /* per switch: VSANs whose default zone permits */
+    struct zoneset_db **zoning; /* per switch and VSAN: its active zoneset (zoning.c) */
     int *next_port;          /* per switch: area/port of the next login */
     struct sw_domains *dom;  /* per switch */
     fabric_rebuilt_fn rebuilt;

@@ -20,6 +20,8 @@ static const struct fcip_cause_words words[FCIP_CAUSE_COUNT] = {
     [FCIP_CAUSE_DOMAIN_OVERLAP] = {"Isolation due to domain overlap", "IF_DOWN_DOMAIN_OVERLAP_ISOLATION", false,
                                    true},
     [FCIP_CAUSE_ELP] = {"Isolation due to ELP failure", "IF_DOWN_ELP_FAILURE_ISOLATION", false, true},
+    [FCIP_CAUSE_ZONE_MERGE] = {"Isolation due to zone merge failure", "IF_DOWN_ZONE_MERGE_FAILURE_ISOLATION", false,
+                               true},
 };
 
 const struct fcip_cause_words *fcip_cause_words(enum fcip_cause c)

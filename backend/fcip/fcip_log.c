@@ -36,8 +36,9 @@ static void log_down(struct lab *lab, const struct fcip_change *c)
 
 static const char *isolation(const struct fcip_change *c, int v)
 {
-    return vsan_set_has(c->overlap, v) ? "Isolation due to domain overlap"
-                                       : "Isolation due to vsan not configured on peer";
+    return vsan_set_has(c->overlap, v)         ? "Isolation due to domain overlap"
+           : vsan_set_has(c->zone_conflict, v) ? "Isolation due to zone merge failure"
+                                               : "Isolation due to vsan not configured on peer";
 }
 
 /* Each VSAN of a trunk that came up, and each one isolated; for a trunk
@@ -57,11 +58,25 @@ static void log_trunk(struct lab *lab, const struct fcip_change *c)
     }
 }
 
+/* The zone server's line for each VSAN newly isolated by a merge that
+ * failed, before the port's (S61: severity 2, so on the console too). */
+static void log_zone_merge(struct lab *lab, const struct fcip_change *c)
+{
+    bool again = c->from == c->to;
+    for (int v = 1; v < 4094; v++)
+        if (vsan_set_has(c->zone_conflict, v) && !(again && vsan_set_has(c->was_isolated, v)))
+            syslog_emit(lab, c->sw, "ZONE", SEV_CRIT, "ZS_MERGE_FAILED", v,
+                        "Zone merge failure, isolating interface fcip%d received reason: Member mismatch Received "
+                        "rjt from adjacent switch:[reason:0]",
+                        c->id);
+}
+
 void fcip_log_change(void *ctx, const struct fcip_change *c)
 {
     struct lab *lab = ctx;
     if (!worth_a_line(c))
         return;
+    log_zone_merge(lab, c);
     if (is_down(c->to)) {
         log_down(lab, c);
         return;

@@ -1,6 +1,7 @@
 #include "tunnel.h"
 #include "compress.h"
 #include "fspf.h"
+#include "fabric/zoning.h"
 #include "fcip_wire.h"
 #include "engine/ewma.h"
 #include <stddef.h>
@@ -65,6 +66,7 @@ struct fcip_tunnel {
     struct vsan_set sent_vsans;
     struct vsan_set up;
     struct vsan_set overlap; /* isolated: their domains overlap across the link */
+    struct vsan_set zone_conflict; /* isolated: their active zonesets did not merge */
     struct vsan_set was_up; /* the VSANs the ISL carried when it last went down */
     struct vsan_set was_isolated; /* before the trunk last changed */
     int isl;
@@ -108,7 +110,7 @@ static void tell(struct fcip_tunnel *t, enum fcip_state s, enum fcip_cause cause
 {
     struct fcip_change ch = {t->conf.sw, t->conf.id,       t->state, s,          t->cause,
                              cause,      t->conf.port_vsan, &t->up,   &t->st.isolated, &t->overlap,
-                             &t->was_up, &t->was_isolated};
+                             &t->zone_conflict, &t->was_up, &t->was_isolated};
     if (t->state != s)
         t->st.last_change_ns = now(t->fe);
     t->state = s;
@@ -723,6 +725,22 @@ static void isolate_overlaps(struct fcip_tunnel *t)
     }
 }
 
+/* Each VSAN the link would carry merges the two sides' active zonesets
+ * (mds-cli-15 case K); one whose zones conflict is isolated. The first
+ * end up merges; the second finds them equal, or the same conflict. */
+static void isolate_zone_conflicts(struct fcip_tunnel *t)
+{
+    memset(&t->zone_conflict, 0, sizeof t->zone_conflict);
+    char zone[ZONE_NAME_MAX + 1];
+    for (int v = 1; v < FABRIC_VSAN_MAX; v++) {
+        if (!vsan_set_has(&t->up, v) || fabric_zoning_merge(t->fe->fab, t->conf.sw, t->peer.sw, v, zone, sizeof zone))
+            continue;
+        t->up.bit[v >> 3] &= (uint8_t)~(1u << (v & 7));
+        vsan_set_add(&t->zone_conflict, v, v);
+        vsan_set_add(&t->st.isolated, v, v);
+    }
+}
+
 /* The VSANs the ISL carries, from both ends' parameters: when both
  * trunk, those allowed at both ends that exist on both switches; else the
  * port VSAN when both ends have the same. The rest allowed is isolated,
@@ -748,6 +766,7 @@ static void compute_up(struct fcip_tunnel *t)
             vsan_set_add(&t->st.isolated, t->conf.port_vsan, t->conf.port_vsan);
     }
     isolate_overlaps(t);
+    isolate_zone_conflicts(t);
 }
 
 /* The ELP's timers must match, or the whole link isolates (case L). */
@@ -783,7 +802,8 @@ static void bring_up(struct fcip_tunnel *t)
     t->st.peer_sw = t->peer.sw;
     t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
     bool trunk = trunking(t->conf.trunk, t->peer.trunk);
-    bool common = !vsan_set_empty(&t->up) || !vsan_set_empty(&t->overlap), told;
+    bool common = !vsan_set_empty(&t->up) || !vsan_set_empty(&t->overlap) || !vsan_set_empty(&t->zone_conflict),
+         told;
     if (!elp)
         told = set_state(t, FCIP_ISOLATED, FCIP_CAUSE_ELP);
     else if (!common) /* connected, but no VSAN could cross: isolated */
@@ -792,7 +812,8 @@ static void bring_up(struct fcip_tunnel *t)
         told = set_state(t, FCIP_TRUNKING,
                          vsan_set_empty(&t->st.isolated) ? FCIP_CAUSE_NONE : FCIP_CAUSE_NOT_ALL_UP);
     else if (vsan_set_empty(&t->up))
-        told = set_state(t, FCIP_ISOLATED, FCIP_CAUSE_DOMAIN_OVERLAP);
+        told = set_state(t, FCIP_ISOLATED,
+                         vsan_set_empty(&t->overlap) ? FCIP_CAUSE_ZONE_MERGE : FCIP_CAUSE_DOMAIN_OVERLAP);
     else
         told = set_state(t, FCIP_UP, FCIP_CAUSE_NONE);
     if (t->state == FCIP_UP || t->state == FCIP_TRUNKING)

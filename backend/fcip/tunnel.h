@@ -94,6 +94,7 @@ enum fcip_cause {
     FCIP_CAUSE_NOT_ALL_UP,     /* trunking, some allowed VSANs isolated */
     FCIP_CAUSE_DOMAIN_OVERLAP, /* non-trunking, the port VSAN's domains overlap */
     FCIP_CAUSE_ELP,            /* the ends' E_D_TOV or R_A_TOV differ (case L) */
+    FCIP_CAUSE_ZONE_MERGE,     /* non-trunking, the port VSAN's active zonesets conflict (case K) */
     FCIP_CAUSE_COUNT
 };
 
@@ -106,6 +107,7 @@ struct fcip_change {
     int port_vsan;
     const struct vsan_set *up, *isolated; /* trunk VSANs now (valid during the call) */
     const struct vsan_set *overlap;       /* ... isolated for their domains' overlap */
+    const struct vsan_set *zone_conflict; /* ... isolated for a zone merge failure */
     const struct vsan_set *was_up;        /* ... up before the link last went down or changed */
     const struct vsan_set *was_isolated;  /* ... isolated before a trunk's change */
 };
