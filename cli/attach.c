@@ -100,14 +100,15 @@ int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t e
 
 static int send_request(int fd, const struct attach_job *j, int rows, int cols)
 {
-    char req[4800], cwd[4096];
+    char req[13000], cwd[4096];
     if (!getcwd(cwd, sizeof cwd) || strchr(cwd, '\n'))
         cwd[0] = '\0';
     snprintf(req, sizeof req,
              "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\nfollow-prompts=%d\npace=%d\ntty=%d\nrows=%d\n"
-             "cols=%d\npid=%ld\ncwd=%s\n",
+             "cols=%d\npid=%ld\ncwd=%s\nseries=%s\nplots=%s\n",
              j->job, j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, j->follow_prompts, j->pace_s,
-             isatty(STDOUT_FILENO), rows, cols, (long)getpid(), cwd);
+             isatty(STDOUT_FILENO), rows, cols, (long)getpid(), cwd, j->series ? j->series : "",
+             j->plots ? j->plots : "");
     return wire_send_str(fd, W_REQUEST, req);
 }
 

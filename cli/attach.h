@@ -27,6 +27,7 @@ struct attach_job {
     const char *sw;    /* --switch, or NULL */
     bool check, verify, stop_on_error, follow_prompts;
     int pace_s;        /* replay --pace */
+    const char *series, *plots; /* lab-export: absolute paths (the owner's cwd is not ours) */
     char **files;      /* replay: the files, "-" = stdin */
     int nfiles;
 };

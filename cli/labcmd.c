@@ -1,7 +1,10 @@
 #include "labcmd.h"
 #include "lab/lab.h"
 #include "lab/topology.h"
+#include "series/series.h"
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int lab_list(struct lab *lab, FILE *out, FILE *err)
 {
@@ -34,6 +37,53 @@ int labcmd_reset(struct lab *lab, int sw, FILE *out, FILE *err)
         return 1;
     }
     return 0;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && strcmp(s + n - m, tail) == 0;
+}
+
+/* The recording as it is now (the clock caught up first), under the lock. */
+static int export_locked(struct lab *lab, const char *path, const char *plots, FILE *err)
+{
+    lab_tick(lab);
+    const struct series *r = series_of_lab(lab);
+    if (!r || (!series_running(r) && series_rows(r) == 0)) {
+        fprintf(err, "mdsim: lab export: the lab has recorded no time series: they are recorded while it runs"
+                     " (`mdsim serve`, or `series start` on a switch; `replay --series` for a replay)\n");
+        return 1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(err, "mdsim: lab export: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    bool ok = ends_with(path, ".json") ? series_write_json(r, f) : series_write_csv(r, f);
+    if (!(fclose(f) == 0 && ok)) {
+        fprintf(err, "mdsim: lab export: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    char msg[512];
+    if (plots && mkdir(plots, 0777) != 0 && errno != EEXIST) {
+        fprintf(err, "mdsim: lab export: --plots: cannot create %s: %s\n", plots, strerror(errno));
+        return 1;
+    }
+    if (plots && !series_write_plots(r, plots, path, msg, sizeof msg)) {
+        fprintf(err, "mdsim: lab export: --plots: %s\n", msg);
+        return 1;
+    }
+    return 0;
+}
+
+int labcmd_export(struct lab *lab, const char *series_path, const char *plots, FILE *out, FILE *err)
+{
+    (void)out;
+    lab_lock(lab);
+    int rc = export_locked(lab, series_path, plots, err);
+    lab_unlock(lab);
+    return rc;
 }
 
 static const struct {

@@ -45,10 +45,15 @@ static const char usage[] =
     "  lab show                   print the lab as a lab file: topology, starting configs\n"
     "  lab reset                  every switch (--switch: that one) back to its\n"
     "                             starting configuration, or factory without one\n"
+    "  lab export --series FILE [--plots DIR]\n"
+    "                             the time series the running lab recorded (`mdsim\n"
+    "                             serve`, `series start`) into FILE (CSV; .json: JSON)\n"
     "  serve [--bind ADDR] [--telnet-port BASE] [--ssh-port BASE] [--speed N]\n"
     "        [--idle-timeout SEC] serve every switch: telnet and SSH on BASE + switch\n"
     "                             index (defaults 2323, 2222; 0: free ports the system\n"
     "                             picks), on 127.0.0.1 unless told\n"
+    "        [--http PORT]        and the lab's page for a browser on PORT (0: a free\n"
+    "                             one): topology, a console per switch, live plots\n"
     "  class create DIR --lab FILE --students N [--telnet-port BASE] [--ssh-port BASE]\n"
     "                             a class: N student labs made from the lab FILE, each\n"
     "                             student's user and password on their switches, the\n"
@@ -122,6 +127,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"version", no_argument, NULL, 'W'},    {"lab", required_argument, NULL, 'L'},
         {"students", required_argument, NULL, 'N'}, {"pcap", required_argument, NULL, 'A'},
         {"series", required_argument, NULL, 'X'}, {"plots", required_argument, NULL, 'Y'},
+        {"http", required_argument, NULL, 'H'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -149,6 +155,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
         case 'S': if (!num_opt(optarg, 0, 65535, &o->serve.ssh_base)) return -1; break;
         case 'I': if (!num_opt(optarg, 0, 86400, &o->serve.idle_timeout)) return -1; break;
+        case 'H': if (!num_opt(optarg, 0, 65535, &o->serve.http_port)) return -1; break;
         case 'V': {
             char *end;
             o->serve.speed = strtod(optarg, &end);
@@ -216,8 +223,39 @@ static int run(struct lab *lab, struct opts *o, int argc, char **argv)
         return serve_run(lab, o->db, &o->serve);
     if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "reset") == 0 && o->sw)
         return labcmd_reset(lab, o->replay.start_switch, stdout, stderr);
+    if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "export") == 0)
+        return o->replay.series ? labcmd_export(lab, o->replay.series, o->replay.plots, stdout, stderr)
+                                : usage_error("lab export needs --series FILE");
     int rc = strcmp(argv[0], "lab") == 0 && argc == 2 ? labcmd_run(lab, argv[1], stdout, stderr) : -1;
     return rc >= 0 ? rc : usage_error("unknown command");
+}
+
+/* PATH as the owner must see it: absolute, from our working directory;
+ * false when it cannot be said in a request line. */
+static bool abs_path(const char *path, char *buf, size_t n)
+{
+    char cwd[4096];
+    if (path[0] == '/')
+        return (size_t)snprintf(buf, n, "%s", path) < n && !strchr(buf, '\n');
+    return getcwd(cwd, sizeof cwd) && (size_t)snprintf(buf, n, "%s/%s", cwd, path) < n && !strchr(buf, '\n');
+}
+
+/* `lab export` run by the lab's owner, which writes the files. */
+static int export_attached(const struct attach_owner *ow, const struct opts *o, struct attach_job *j)
+{
+    char series[4096], plots[4096];
+    if (!o->replay.series)
+        return usage_error("lab export needs --series FILE");
+    if (!abs_path(o->replay.series, series, sizeof series) ||
+        (o->replay.plots && !abs_path(o->replay.plots, plots, sizeof plots))) {
+        fprintf(stderr, "mdsim: lab export: a path too long, or with a line break\n");
+        return 2;
+    }
+    j->job = "lab-export";
+    j->series = series;
+    j->plots = o->replay.plots ? plots : NULL;
+    int rc = attach_run(ow, j);
+    return rc == -2 ? usage_error(NULL) : rc;
 }
 
 /* The same job, run by the process that owns the lab (DESIGN.md rule 7). */
@@ -259,6 +297,8 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
                             " to open a lab: stop that one first\n", o->db, what, (long)ow->pid);
         }
         return 1;
+    } else if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "export") == 0) {
+        return export_attached(ow, o, &j);
     } else if (strcmp(argv[0], "lab") == 0 && argc == 2 &&
                (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "show") == 0 || strcmp(argv[1], "reset") == 0)) {
         j.job = strcmp(argv[1], "list") == 0 ? "lab-list" : strcmp(argv[1], "show") == 0 ? "lab-show" : "lab-reset";

@@ -165,6 +165,7 @@ static int bad_frame(struct client *c, FILE *err, int type, size_t n, const char
 
 struct request {
     char job[16], sw[64], cwd[4096];
+    char series[4096], plots[4096]; /* lab-export: absolute paths */
     bool check, verify, stop_on_error, follow_prompts;
     int pace_s;
     bool tty; /* the client's stdout is a terminal: line buffered, as there */
@@ -197,6 +198,10 @@ static void parse_request(char *text, struct request *rq)
             snprintf(rq->sw, sizeof rq->sw, "%s", v);
         else if (strcmp(l, "cwd") == 0 && v[0] == '/')
             snprintf(rq->cwd, sizeof rq->cwd, "%s", v);
+        else if (strcmp(l, "series") == 0 && v[0] == '/')
+            snprintf(rq->series, sizeof rq->series, "%s", v);
+        else if (strcmp(l, "plots") == 0 && v[0] == '/')
+            snprintf(rq->plots, sizeof rq->plots, "%s", v);
         else if (strcmp(l, "check") == 0)
             rq->check = *v == '1';
         else if (strcmp(l, "verify") == 0)
@@ -464,6 +469,17 @@ static int job_lab_reset(struct client *c, const struct request *rq, int sw, cha
     return rc < 0 ? 2 : rc;
 }
 
+/* The client sent absolute paths; this process runs as its user (SO_PEERCRED). */
+static int job_lab_export(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    (void)c, (void)sw, (void)buf;
+    if (!rq->series[0]) {
+        fprintf(err, "mdsim: lab export needs --series FILE\n");
+        return -1;
+    }
+    return labcmd_export(own.lab, rq->series, rq->plots[0] ? rq->plots : NULL, out, err);
+}
+
 static const struct {
     const char *name;
     int (*run)(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err);
@@ -471,6 +487,7 @@ static const struct {
 } jobs[] = {
     {"console", job_console, false},   {"replay", job_replay, true},      {"lab-list", job_lab_list, false},
     {"lab-show", job_lab_show, false}, {"lab-reset", job_lab_reset, false},
+    {"lab-export", job_lab_export, false},
 };
 
 /* The first frame: 0, or the exit code after saying what was wrong. */

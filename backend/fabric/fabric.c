@@ -61,6 +61,7 @@ void fabric_free(struct fabric *fab)
     free(fab->isls);
     free(fab->ports);
     free(fab->costs);
+    free(fab->lsr);
     free(fab);
 }
 
@@ -151,14 +152,17 @@ int fabric_isl_up(struct fabric *fab, int sw, int peer_sw, const struct vsan_set
         fab->nisl++;
     }
     fab->isls[i] = (struct isl){++fab->last_isl, sw, peer_sw, *vsans, send, ctx, {.cost = FABRIC_COST_REF_MBPS / 1000}};
+    fabric_lsr_touch(fab, sw);
     return fab->isls[i].id;
 }
 
 void fabric_isl_down(struct fabric *fab, int id)
 {
     for (int i = 0; i < fab->nisl; i++)
-        if (fab->isls[i].id == id)
+        if (fab->isls[i].id == id) {
             fab->isls[i].id = 0;
+            fabric_lsr_touch(fab, fab->isls[i].sw);
+        }
 }
 
 int fabric_reachable(const struct fabric *fab, int sw, int vsan, int *sws, int max)

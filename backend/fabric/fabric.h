@@ -101,10 +101,11 @@ struct fabric_isl_info {
 void fabric_isl_describe(struct fabric *fab, int id, const struct fabric_isl_info *info);
 uint32_t fabric_cost_of_bandwidth(uint64_t bps);
 /* `fspf cost N vsan V` on an interface of sw: replaces the default cost of
- * its ISL in that VSAN. The fspf feature's reconcile clears a switch's and
- * sets them again. */
+ * its ISL in that VSAN. The fspf feature's reconcile gives a switch's as a
+ * whole: clear, set each, done (which forgets those not set again). */
 void fabric_costs_clear(struct fabric *fab, int sw);
 void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost);
+void fabric_costs_done(struct fabric *fab, int sw);
 
 /* A link of sw's link-state record in a VSAN: each of its up ISLs that
  * carries the VSAN to a switch that has it. */
@@ -128,6 +129,13 @@ struct fabric_route {
 };
 void fabric_spf(const struct fabric *fab, int sw, int vsan, struct fabric_route *out);
 int fabric_switch_count(const struct fabric *fab);
+/* When sw's link-state record last changed (an ISL of its came or went,
+ * in any VSAN [G]) and how many times it did. */
+struct fabric_lsr_stamp {
+    uint64_t changed_ns;
+    uint32_t changes;
+};
+void fabric_lsr_stamp(const struct fabric *fab, int sw, int vsan, struct fabric_lsr_stamp *st);
 /* The next switch from sw toward the switch holding `domain` in the
  * VSAN (-1: unreachable; sw itself when it holds it). */
 int fabric_next_hop(const struct fabric *fab, int sw, int vsan, int domain);

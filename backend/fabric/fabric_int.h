@@ -18,6 +18,7 @@ struct cost_override {
     int sw, vsan;
     char ifname[16];
     uint32_t cost;
+    bool stale; /* cleared, not set again yet */
 };
 
 struct nport {
@@ -59,6 +60,7 @@ struct fabric {
     struct fabric_stats st;
     struct cost_override *costs; /* spf.c */
     int ncosts;
+    struct fabric_lsr_stamp *lsr; /* per switch, spf.c */
 };
 
 /* Shortest paths (spf.c: Dijkstra on the ISLs' costs) over the ISLs that
@@ -66,6 +68,9 @@ struct fabric {
  * from itself: -2), leaving out every ISL between switches a and b (-1:
  * none left out). Labs are a handful of switches: recomputed per use. */
 void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, int a, int b);
+
+/* spf.c: sw's link-state record changed now. */
+void fabric_lsr_touch(struct fabric *fab, int sw);
 
 /* domain.c: a new switch's domains, and the domain a VSAN new on the
  * switch takes. */

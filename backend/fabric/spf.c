@@ -23,24 +23,46 @@ void fabric_isl_describe(struct fabric *fab, int id, const struct fabric_isl_inf
             fab->isls[i].info = *info;
 }
 
+/* The switch's costs are set again as a whole (clear, set each, done):
+ * its LSR changes, and is stamped, only when one of them did. */
 void fabric_costs_clear(struct fabric *fab, int sw)
 {
-    int k = 0;
     for (int i = 0; i < fab->ncosts; i++)
-        if (fab->costs[i].sw != sw)
-            fab->costs[k++] = fab->costs[i];
-    fab->ncosts = k;
+        if (fab->costs[i].sw == sw)
+            fab->costs[i].stale = true;
 }
 
 void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost)
 {
+    for (int i = 0; i < fab->ncosts; i++) {
+        struct cost_override *c = &fab->costs[i];
+        if (c->sw == sw && c->vsan == vsan && strcmp(c->ifname, ifname) == 0) {
+            if (c->cost != cost)
+                fabric_lsr_touch(fab, sw);
+            c->cost = cost;
+            c->stale = false;
+            return;
+        }
+    }
     struct cost_override *v = realloc(fab->costs, sizeof *v * (size_t)(fab->ncosts + 1));
     if (!v)
         abort();
     fab->costs = v;
     struct cost_override *c = &v[fab->ncosts++];
-    *c = (struct cost_override){sw, vsan, "", cost};
+    *c = (struct cost_override){sw, vsan, "", cost, false};
     strncpy(c->ifname, ifname, sizeof c->ifname - 1);
+    fabric_lsr_touch(fab, sw);
+}
+
+void fabric_costs_done(struct fabric *fab, int sw)
+{
+    int k = 0;
+    for (int i = 0; i < fab->ncosts; i++)
+        if (!fab->costs[i].stale)
+            fab->costs[k++] = fab->costs[i];
+    if (k != fab->ncosts)
+        fabric_lsr_touch(fab, sw);
+    fab->ncosts = k;
 }
 
 /* What the ISL's end advertises in the VSAN: its interface's configured
@@ -162,4 +184,25 @@ int fabric_lsr(const struct fabric *fab, int sw, int vsan, struct fabric_link *o
         n++;
     }
     return n;
+}
+
+void fabric_lsr_touch(struct fabric *fab, int sw)
+{
+    if (sw < 0 || sw >= fab->nsw)
+        return;
+    if (!fab->lsr) {
+        fab->lsr = calloc((size_t)fab->nsw, sizeof *fab->lsr);
+        if (!fab->lsr)
+            abort();
+    }
+    fab->lsr[sw].changed_ns = engine_now(fab->e);
+    fab->lsr[sw].changes++;
+}
+
+void fabric_lsr_stamp(const struct fabric *fab, int sw, int vsan, struct fabric_lsr_stamp *st)
+{
+    (void)vsan;
+    *st = (struct fabric_lsr_stamp){0, 0};
+    if (fab->lsr && sw >= 0 && sw < fab->nsw)
+        *st = fab->lsr[sw];
 }

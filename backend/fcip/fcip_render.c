@@ -3,6 +3,7 @@
 #include "fcip.h"
 #include "fcip_store.h"
 #include "ipnet/ip_text.h"
+#include "fspf/fspf_conf.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -94,7 +95,7 @@ static void render_allowed(strbuf *out, const struct vsan_set *allowed)
     sb_free(&list);
 }
 
-static void render_if(strbuf *out, const struct fcip_if_conf *c)
+static void render_if(struct lab *lab, int sw, strbuf *out, const struct fcip_if_conf *c)
 {
     static const char *const comp[] = {"", "auto", "mode1", "mode2", "mode3"};
     static const char *const trunk[] = {"on", "off", "auto"};
@@ -134,17 +135,31 @@ static void render_if(strbuf *out, const struct fcip_if_conf *c)
     if (c->trunk_mode != FCIP_TRUNK_ON)
         sb_printf(out, "  switchport trunk mode %s\n", trunk[c->trunk_mode]);
     render_allowed(out, &c->allowed);
+    char ifname[16];
+    snprintf(ifname, sizeof ifname, "fcip%d", c->id);
+    fspf_render_if(lab, sw, ifname, out);
     if (!c->shutdown)
         sb_printf(out, "  no shutdown\n");
 }
 
-static void render_one(void *ctx, const struct fcip_if_conf *c) { render_if(ctx, c); }
+struct render_ctx {
+    struct lab *lab;
+    int sw;
+    strbuf *out;
+};
+
+static void render_one(void *ctx, const struct fcip_if_conf *c)
+{
+    struct render_ctx *x = ctx;
+    render_if(x->lab, x->sw, x->out, c);
+}
 
 void fcip_render_ifs(struct lab *lab, int sw, strbuf *out, int id)
 {
     struct fcip_if_conf c;
+    struct render_ctx x = {lab, sw, out};
     if (!id)
-        fcip_ifs_each(lab, sw, render_one, out);
+        fcip_ifs_each(lab, sw, render_one, &x);
     else if (fcip_if_get(lab, sw, id, &c))
-        render_if(out, &c);
+        render_if(lab, sw, out, &c);
 }

@@ -129,7 +129,20 @@ START_TEST(a_triangle_follows_the_cost)
     /* another VSAN's cost does not count; clearing restores the default */
     fabric_costs_clear(fab, 0);
     fabric_cost_set(fab, 0, "fcip3", 2, 1);
+    fabric_costs_done(fab, 0);
     ck_assert_int_eq(fabric_next_hop(fab, 0, 1, d2), 1);
+    /* the LSR changes only when a cost does */
+    struct fabric_lsr_stamp a, b;
+    fabric_lsr_stamp(fab, 0, 1, &a);
+    fabric_costs_clear(fab, 0);
+    fabric_cost_set(fab, 0, "fcip3", 2, 1);
+    fabric_costs_done(fab, 0);
+    fabric_lsr_stamp(fab, 0, 1, &b);
+    ck_assert_uint_eq(a.changes, b.changes);
+    fabric_costs_clear(fab, 0);
+    fabric_costs_done(fab, 0);
+    fabric_lsr_stamp(fab, 0, 1, &b);
+    ck_assert_uint_eq(a.changes + 1, b.changes);
     /* equal costs: fewer hops win */
     fabric_cost_set(fab, 0, "fcip3", 1, 2000);
     ck_assert_int_eq(fabric_next_hop(fab, 0, 1, d2), 2);

@@ -1,0 +1,40 @@
+/* FSPF (docs/fspf.md): always on, as on an MDS. Its rows are the costs
+ * configured per interface and VSAN; its reconcile hands them to the
+ * fabric, which routes on them. Its shows read the fabric and the FCIP
+ * links' hellos. */
+#include "feature.h"
+#include "lab/lab.h"
+#include "fabric/fabric.h"
+#include "fspf_conf.h"
+
+extern const struct cmd_def fspf_cmds[];
+
+static void set_cost(void *ctx, const struct fspf_if_conf *c)
+{
+    struct fabric *fab = ((void **)ctx)[0];
+    int sw = *(int *)((void **)ctx)[1];
+    fabric_cost_set(fab, sw, c->ifname, c->vsan, (uint32_t)c->cost);
+}
+
+static void reconcile(struct lab *lab, struct ipnet *net, void *state)
+{
+    (void)net;
+    (void)state;
+    extern const struct feature fabric_feature;
+    struct fabric *fab = lab_feature_state(lab, &fabric_feature);
+    for (int sw = 0; fab && sw < lab_switch_count(lab); sw++) {
+        void *ctx[2] = {fab, &sw};
+        fabric_costs_clear(fab, sw);
+        fspf_ifs_each(lab, sw, NULL, set_cost, ctx);
+        fabric_costs_done(fab, sw);
+    }
+}
+
+static const struct owned_table tables[] = {{"fspf_if", NULL}, {NULL, NULL}};
+
+const struct feature fspf_feature = {
+    .name = "fspf",
+    .cmds = fspf_cmds,
+    .tables = tables,
+    .reconcile = reconcile,
+};
