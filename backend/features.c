@@ -9,7 +9,6 @@ extern const struct feature system_feature, config_feature, user_feature, line_f
     sanext_feature, mgmt_feature, license_feature, bootflash_feature, logging_feature, fcdomain_feature,
     fctimer_feature, series_feature;
 extern const struct feature fspf_feature;
-extern const struct feature fspf_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -26,7 +25,6 @@ const struct feature *const features[] = {
     &vsan_feature,
     &fcdomain_feature, /* after vsan: its lines follow the vsan database */
     &fctimer_feature,
-    &fspf_feature, /* after fabric and fcip: it hands the fabric their links' costs */
     &fspf_feature, /* after fabric and fcip: it hands the fabric their links' costs */
     &zone_feature,
     &sanext_feature,
