@@ -9,6 +9,7 @@ extern const struct feature system_feature, config_feature, user_feature, line_f
     sanext_feature, mgmt_feature, license_feature, bootflash_feature, logging_feature, fcdomain_feature,
     fctimer_feature, series_feature;
 extern const struct feature fspf_feature;
+extern const struct feature route_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -18,6 +19,7 @@ const struct feature *const features[] = {
     &interface_feature,
     &mgmt_feature,
     &ipnet_feature,
+    &route_feature, /* after the ports: its routes name them */
     &netsim_feature,
     &fabric_feature, /* before fcip: its engine and VSANs are what the tunnels join */
     &fcip_feature,

@@ -4,6 +4,7 @@
 #include "lab/lab.h"
 #include "ge.h"
 #include "ipnet/ipnet.h"
+#include "route/route.h"
 #include <stdio.h>
 
 #define U(x) ((unsigned long long)(x))
@@ -85,7 +86,7 @@ int ge_show_ips_arp(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-/* Only the port's connected subnet: the data plane routes nothing else. */
+/* The port's static routes (docs/routing.md), then its connected subnet. */
 int ge_show_ips_route(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *p = arg_get(a, "port");
@@ -94,6 +95,7 @@ int ge_show_ips_route(struct session *s, const struct cmd_args *a)
     struct ge_conf c;
     ge_get(s->lab, s->sw, p->slot, p->port, &c);
     cmd_printf(s, "Codes: C - connected, S - static\n\nNo default gateway\n\n");
+    route_show_static(s, p->slot, p->port);
     if (c.has_ip) {
         uint32_t net = c.ip & c.mask;
         int len = __builtin_popcount(c.mask);

@@ -924,6 +924,7 @@ void lab_restart_clock(struct lab *lab)
  * startup configuration (a reload keeps it), the gates and the history. */
 const char *const lab_owned_tables[] = {
     "lab_meta", "switch", "module", "link", "system_config", "feature", "startup_config", "history",
+    "router", "router_port", "router_route", /* the lab's routers: topology, as link */
     "bootflash", /* storage: kept by reload, write erase and lab reset */
     NULL,
 };

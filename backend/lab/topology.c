@@ -45,6 +45,17 @@ struct tport { /* a cabled port */
     int sw, slot, port, line;
 };
 
+enum { MAX_ROUTERS = 64, ROUTER_PORTS = 8, ROUTER_ROUTES = 64 }; /* as the data plane's */
+
+struct trouter {
+    char name[33];
+    int line;
+    int port_line[ROUTER_PORTS + 1]; /* 0: not declared */
+    uint32_t ip[ROUTER_PORTS + 1], mask[ROUTER_PORTS + 1];
+    int cable_line[ROUTER_PORTS + 1]; /* 0: not cabled */
+    int nroutes;
+};
+
 /* A lab being built: what the lines so far declared, and where. */
 struct topo {
     sqlite3 *db;
@@ -60,6 +71,8 @@ struct topo {
     long long seed;
     int seed_line;
     int block; /* the switch whose `config` block is open, -1 when none */
+    struct trouter *rt;
+    int nrt;
 };
 
 static int topo_error(struct topo *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -127,14 +140,32 @@ static const char *bad_name(const char *name)
     return NULL;
 }
 
+static int find_router(const struct topo *t, const char *name)
+{
+    for (int i = 0; i < t->nrt; i++)
+        if (strcasecmp(t->rt[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* A name a switch or a router already has, for the error. */
+static int name_taken(struct topo *t, const char *name)
+{
+    int sw = find_switch(t, name), r = find_router(t, name);
+    if (sw >= 0)
+        return topo_error(t, "switch %s already declared at line %d", t->sw[sw].name, t->sw[sw].line);
+    if (r >= 0)
+        return topo_error(t, "router %s already declared at line %d", t->rt[r].name, t->rt[r].line);
+    return 0;
+}
+
 static int on_switch(struct topo *t, const struct cmd_args *a)
 {
     const char *name = arg_str(a, "name"), *model = arg_str(a, "model"), *why = bad_name(name);
     if (why)
         return topo_error(t, "bad switch name '%s': %s", name, why);
-    int dup = find_switch(t, name);
-    if (dup >= 0)
-        return topo_error(t, "switch %s already declared at line %d", t->sw[dup].name, t->sw[dup].line);
+    if (name_taken(t, name) < 0)
+        return -1;
     const struct chassis_model *ch = catalog_chassis(model);
     if (!ch)
         return topo_error(t, "unknown chassis '%s'", model);
@@ -246,8 +277,13 @@ static void add_port(struct topo *t, struct tport p)
     t->ports[t->nports++] = p;
 }
 
+static int router_link(struct topo *t, const struct cmd_args *a, int ra, int rb);
+
 static int on_link(struct topo *t, const struct cmd_args *a)
 {
+    int ra = find_router(t, arg_str(a, "a")), rb = find_router(t, arg_str(a, "b"));
+    if (ra >= 0 || rb >= 0)
+        return router_link(t, a, ra, rb);
     struct tport pa, pb;
     char ca[32], cb[32];
     if (link_end(t, arg_str(a, "a"), arg_str(a, "aport"), &pa, ca, sizeof ca) < 0 ||
@@ -260,6 +296,164 @@ static int on_link(struct topo *t, const struct cmd_args *a)
     t->nlinks++;
     return db_insert(t, "INSERT INTO link(a_switch, a_port, b_switch, b_port) VALUES (?, ?, ?, ?)", "isis",
                      (long long)pa.sw + 1, ca, (long long)pb.sw + 1, cb);
+}
+
+/* Routers (docs/routing.md) */
+
+static const char *dotted(uint32_t ip, char *buf)
+{
+    snprintf(buf, 16, "%u.%u.%u.%u", ip >> 24, ip >> 16 & 255u, ip >> 8 & 255u, ip & 255u);
+    return buf;
+}
+
+static int on_router(struct topo *t, const struct cmd_args *a)
+{
+    const char *name = arg_str(a, "name"), *why = bad_name(name);
+    if (why)
+        return topo_error(t, "bad router name '%s': %s", name, why);
+    if (name_taken(t, name) < 0)
+        return -1;
+    if (t->nrt == MAX_ROUTERS)
+        return topo_error(t, "more than %d routers in one lab", MAX_ROUTERS);
+    t->rt = realloc(t->rt, (size_t)(t->nrt + 1) * sizeof *t->rt);
+    if (!t->rt)
+        abort();
+    struct trouter *r = &t->rt[t->nrt++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->line = t->line;
+    return db_insert(t, "INSERT INTO router(id, name, icmp) VALUES (?, ?, ?)", "isi", (long long)t->nrt, name,
+                     (long long)!arg_has(a, "no-icmp"));
+}
+
+/* "eth3": a router's port number, 0 when the word is not one. */
+static int router_port_number(const char *w)
+{
+    long n;
+    return strncasecmp(w, "eth", 3) == 0 && port_number(w + 3, strlen(w + 3), &n) && n >= 1 &&
+                   n <= ROUTER_PORTS
+               ? (int)n
+               : 0;
+}
+
+/* Another port of any router with this address, or of r whose subnet
+ * meets ip/mask: an error naming it. */
+static int router_addr_clash(struct topo *t, const struct trouter *r, uint32_t ip, uint32_t mask)
+{
+    char b[16];
+    for (int i = 0; i < t->nrt; i++)
+        for (int p = 1; p <= ROUTER_PORTS; p++) {
+            const struct trouter *o = &t->rt[i];
+            if (!o->port_line[p])
+                continue;
+            uint32_t m = o->mask[p] < mask ? o->mask[p] : mask; /* the shorter of the two */
+            if (o->ip[p] == ip)
+                return topo_error(t, "address %s is already router %s's eth%d (line %d)", dotted(ip, b), o->name,
+                                  p, o->port_line[p]);
+            if (o == r && (o->ip[p] & m) == (ip & m))
+                return topo_error(t, "%s's subnet overlaps its eth%d (line %d)", r->name, p, o->port_line[p]);
+        }
+    return 0;
+}
+
+static int on_interface(struct topo *t, const struct cmd_args *a)
+{
+    if (t->nrt == 0)
+        return topo_error(t, "interface before any router");
+    struct trouter *r = &t->rt[t->nrt - 1];
+    const char *w = arg_str(a, "port");
+    int port = router_port_number(w);
+    uint32_t ip = arg_get(a, "ip")->ip, mask = arg_get(a, "mask")->ip;
+    char b[16];
+    if (!port)
+        return topo_error(t, "'%s' is not a router port (eth1 to eth%d)", w, ROUTER_PORTS);
+    if (r->port_line[port])
+        return topo_error(t, "%s eth%d already declared at line %d", r->name, port, r->port_line[port]);
+    if (mask != 0xffffffffu && ((ip & ~mask) == 0 || (ip | mask) == 0xffffffffu))
+        return topo_error(t, "%s is not a host address of its subnet", dotted(ip, b));
+    if (router_addr_clash(t, r, ip, mask) < 0)
+        return -1;
+    r->port_line[port] = t->line;
+    r->ip[port] = ip;
+    r->mask[port] = mask;
+    return db_insert(t,
+                     "INSERT INTO router_port(router_id, port, ip, mask, mtu, delay_us, rate_kbps, qsize_kb,"
+                     " drop_random) VALUES (?, ?, ?, ?, ?, ?, nullif(?, 0), nullif(?, 0), ?)",
+                     "iiiiiiiii", (long long)t->nrt, (long long)port, (long long)ip, (long long)mask,
+                     (long long)arg_num(a, "bytes", 1500), (long long)arg_num(a, "ms", 0) * 1000,
+                     (long long)arg_num(a, "kbps", 0), (long long)arg_num(a, "kb", 0), (long long)arg_num(a, "p", 0));
+}
+
+static int on_route(struct topo *t, const struct cmd_args *a)
+{
+    if (t->nrt == 0)
+        return topo_error(t, "route before any router");
+    struct trouter *r = &t->rt[t->nrt - 1];
+    uint32_t dest = arg_get(a, "dest")->ip, mask = arg_get(a, "mask")->ip, hop = arg_get(a, "nexthop")->ip;
+    char b[16], c[16];
+    if (dest & ~mask)
+        return topo_error(t, "%s has bits outside its mask %s", dotted(dest, b), dotted(mask, c));
+    if (r->nroutes == ROUTER_ROUTES)
+        return topo_error(t, "more than %d routes on router %s", ROUTER_ROUTES, r->name);
+    if (!hop)
+        return topo_error(t, "next hop 0.0.0.0 is not an address");
+    r->nroutes++;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(t->db, "SELECT 1 FROM router_route WHERE router_id = ? AND dest = ? AND mask = ?", -1,
+                           &st, NULL) != SQLITE_OK)
+        return topo_error(t, "store: %s", sqlite3_errmsg(t->db));
+    sqlite3_bind_int(st, 1, t->nrt);
+    sqlite3_bind_int64(st, 2, dest);
+    sqlite3_bind_int64(st, 3, mask);
+    bool dup = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (dup)
+        return topo_error(t, "router %s already has a route to %s %s", r->name, dotted(dest, b), dotted(mask, c));
+    return db_insert(t, "INSERT INTO router_route(router_id, dest, mask, nexthop) VALUES (?, ?, ?, ?)", "iiii",
+                     (long long)t->nrt, (long long)dest, (long long)mask, (long long)hop);
+}
+
+/* A router's end of a cable: its declared port, not cabled yet. */
+static int router_end(struct topo *t, int r, const char *w, int *port)
+{
+    struct trouter *rt = &t->rt[r];
+    *port = router_port_number(w);
+    if (!*port)
+        return topo_error(t, "'%s' is not a router port (eth1 to eth%d)", w, ROUTER_PORTS);
+    if (!rt->port_line[*port])
+        return topo_error(t, "%s eth%d has no interface line (declare it above)", rt->name, *port);
+    if (rt->cable_line[*port])
+        return topo_error(t, "%s eth%d is already cabled (line %d)", rt->name, *port, rt->cable_line[*port]);
+    return 0;
+}
+
+/* `link` with a router at one end or both. */
+static int router_link(struct topo *t, const struct cmd_args *a, int ra, int rb)
+{
+    const char *an = arg_str(a, "a"), *ap = arg_str(a, "aport"), *bn = arg_str(a, "b"), *bp = arg_str(a, "bport");
+    if (ra < 0) { /* the router first */
+        const char *x = an, *y = ap;
+        an = bn, ap = bp, bn = x, bp = y;
+        ra = rb, rb = -1;
+    }
+    int pa, pb = 0;
+    struct tport sp;
+    char canon[32];
+    if (router_end(t, ra, ap, &pa) < 0 ||
+        (rb >= 0 ? router_end(t, rb, bp, &pb) : link_end(t, bn, bp, &sp, canon, sizeof canon)) < 0)
+        return -1;
+    if (rb == ra && pb == pa)
+        return topo_error(t, "a cable needs two different ports");
+    t->rt[ra].cable_line[pa] = t->line;
+    if (rb >= 0)
+        t->rt[rb].cable_line[pb] = t->line;
+    else
+        add_port(t, sp);
+    if (rb >= 0)
+        return db_insert(t, "UPDATE router_port SET peer_router = ?, peer_rport = ? WHERE router_id = ? AND port = ?",
+                         "iiii", (long long)rb + 1, (long long)pb, (long long)ra + 1, (long long)pa);
+    return db_insert(t, "UPDATE router_port SET peer_switch = ?, peer_port = ? WHERE router_id = ? AND port = ?",
+                     "isii", (long long)sp.sw + 1, canon, (long long)ra + 1, (long long)pa);
 }
 
 /* `config NAME`: the lines up to `end-config` are NAME's starting
@@ -288,6 +482,9 @@ static const struct {
     {"switch", on_switch},
     {"module", on_module},
     {"link", on_link},
+    {"router", on_router},
+    {"interface", on_interface},
+    {"route", on_route},
     {"config", on_config},
 };
 
@@ -503,6 +700,7 @@ static void topo_free(struct topo *t)
             sb_free(&t->sw[i].conf);
     free(t->sw);
     free(t->ports);
+    free(t->rt);
 }
 
 /* Builds the lab into t->db; t keeps what the file declared, for
@@ -717,6 +915,67 @@ static char *config_text(struct lab *lab, int sw)
     return text;
 }
 
+/* The routers, their ports and routes, as lines of a lab file. */
+static void print_routers(struct lab *lab, FILE *out)
+{
+    static const char *const q_rt = "SELECT id, name, icmp FROM router ORDER BY id";
+    static const char *const q_port = "SELECT port, ip, mask, mtu, delay_us, rate_kbps, qsize_kb, drop_random"
+                                      " FROM router_port WHERE router_id = ? ORDER BY port";
+    static const char *const q_route = "SELECT dest, mask, nexthop FROM router_route WHERE router_id = ?"
+                                       " ORDER BY rowid";
+    sqlite3_stmt *st = lab_stmt(lab, q_rt);
+    char a[16], b[16], c[16];
+    int n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int id = sqlite3_column_int(st, 0);
+        fprintf(out, "%srouter %s%s\n", n++ ? "" : "\n! routers (docs/routing.md)\n", sqlite3_column_text(st, 1),
+                sqlite3_column_int(st, 2) ? "" : " no-icmp");
+        sqlite3_stmt *pt = lab_stmt(lab, q_port);
+        sqlite3_bind_int(pt, 1, id);
+        while (sqlite3_step(pt) == SQLITE_ROW) {
+            fprintf(out, "  interface eth%d %s %s", sqlite3_column_int(pt, 0),
+                    dotted((uint32_t)sqlite3_column_int64(pt, 1), a), dotted((uint32_t)sqlite3_column_int64(pt, 2), b));
+            static const char *const opt[] = {NULL, NULL, NULL, " mtu %d", " delay-ms %d", " max-bandwidth-kbps %d",
+                                              " qsize %d", " drop-random %d"};
+            for (int i = 3; i < 8; i++) {
+                int v = sqlite3_column_int(pt, i);
+                if (i == 4)
+                    v /= 1000;
+                if (sqlite3_column_type(pt, i) != SQLITE_NULL && (i == 3 ? v != 1500 : v != 0))
+                    fprintf(out, opt[i], v);
+            }
+            fputc('\n', out);
+        }
+        sqlite3_stmt *rt = lab_stmt(lab, q_route);
+        sqlite3_bind_int(rt, 1, id);
+        while (sqlite3_step(rt) == SQLITE_ROW)
+            fprintf(out, "  route %s %s %s\n", dotted((uint32_t)sqlite3_column_int64(rt, 0), a),
+                    dotted((uint32_t)sqlite3_column_int64(rt, 1), b), dotted((uint32_t)sqlite3_column_int64(rt, 2), c));
+    }
+}
+
+/* The cables of routers' ports, after the switches' (any first: none). */
+static void print_router_links(struct lab *lab, FILE *out, bool first)
+{
+    static const char *const q = "SELECT r.name, p.port, s.name, p.peer_port, o.name, p.peer_rport FROM router_port p"
+                                 " JOIN router r ON r.id = p.router_id LEFT JOIN switch s ON s.id = p.peer_switch"
+                                 " LEFT JOIN router o ON o.id = p.peer_router"
+                                 " WHERE p.peer_switch IS NOT NULL OR p.peer_router IS NOT NULL"
+                                 " ORDER BY p.router_id, p.port";
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (first)
+            fprintf(out, "\n! cables\n");
+        first = false;
+        if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+            fprintf(out, "link %s %s %s eth%d\n", sqlite3_column_text(st, 2), sqlite3_column_text(st, 3),
+                    sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
+        else
+            fprintf(out, "link %s eth%d %s eth%d\n", sqlite3_column_text(st, 0), sqlite3_column_int(st, 1),
+                    sqlite3_column_text(st, 4), sqlite3_column_int(st, 5));
+    }
+}
+
 /* The switches' starting configurations, as blocks of a lab file. */
 static void print_configs(struct lab *lab, FILE *out)
 {
@@ -752,6 +1011,7 @@ void topology_print(struct lab *lab, FILE *out)
                     m ? m->type : "unknown module");
         }
     }
+    print_routers(lab, out);
     st = lab_stmt(lab, q_link);
     bool first = true;
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -761,6 +1021,7 @@ void topology_print(struct lab *lab, FILE *out)
         fprintf(out, "link %s %s %s %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
                 sqlite3_column_text(st, 2), sqlite3_column_text(st, 3));
     }
+    print_router_links(lab, out, first);
     print_configs(lab, out);
 }
 

@@ -21,11 +21,40 @@ const struct cmd_def topology_cmds[] = {
      "model: Module model, e.g. DS-X9308-SMIP",
      NULL, 0, 0, 0},
     {M(MODE_LAB), "link <a:word> <aport:word> <b:word> <bport:word>",
-     "link: A cable between two Gigabit Ethernet ports of IPS modules\n"
-     "a: Switch at one end\n"
-     "aport: Its port, e.g. GigabitEthernet2/2 or g2/2\n"
-     "b: Switch at the other end\n"
+     "link: A cable between two Gigabit Ethernet ports of IPS modules, or to a router's port\n"
+     "a: Switch (or router) at one end\n"
+     "aport: Its port, e.g. GigabitEthernet2/2 or g2/2 (a router's: eth1)\n"
+     "b: Switch (or router) at the other end\n"
      "bport: Its port",
+     NULL, 0, 0, 0},
+    {M(MODE_LAB), "router <name:word> [no-icmp]",
+     "router: Declare an IP router (docs/routing.md); the interface and route lines that follow are its own\n"
+     "name: Router name (as a switch name; unique among switches and routers)\n"
+     "no-icmp: It sends no ICMP error (a firewall that drops them: path MTU black hole)",
+     NULL, 0, 0, 0},
+    {M(MODE_LAB),
+     "interface <port:word> <ip:ipv4> <mask:netmask> [mtu <bytes:576-9216>] [delay-ms <ms:0-150>]"
+     " [max-bandwidth-kbps <kbps:1000-1000000>] [qsize <kb:1-1000>] [drop-random <p:0-10000>]",
+     "interface: A port of the router declared last, with its address; impairments apply each way through it\n"
+     "port: eth1 to eth8\n"
+     "ip: Its address\n"
+     "mask: Its subnet mask\n"
+     "mtu: The largest datagram it sends (default 1500)\n"
+     "bytes: Bytes (576-9216)\n"
+     "delay-ms: One-way delay each way, as ips netsim delay-ms\n"
+     "ms: Milliseconds\n"
+     "max-bandwidth-kbps: Rate each way, as ips netsim max-bandwidth-kbps\n"
+     "kbps: Kilobits per second\n"
+     "qsize: Queue each way, as ips netsim qsize\n"
+     "kb: Kilobytes\n"
+     "drop-random: Drops each way, as ips netsim drop random\n"
+     "p: Packets per 10000",
+     NULL, 0, 0, 0},
+    {M(MODE_LAB), "route <dest:ipv4> <mask:netmask> <nexthop:ipv4>",
+     "route: A static route of the router declared last\n"
+     "dest: Destination network\n"
+     "mask: Its mask\n"
+     "nexthop: Next hop, on the subnet of one of the router's ports",
      NULL, 0, 0, 0},
     {M(MODE_LAB), "config <name:word>",
      "config: The starting configuration of a switch declared above, in the switch's own syntax, on the lines"
