@@ -77,6 +77,7 @@ static void apply_if(void *arg, const struct fcip_if_conf *ic)
     fctimer_get(x->lab, x->sw, &tov);
     c.e_d_tov_ms = tov.e_d_tov_ms;
     c.r_a_tov_ms = tov.r_a_tov_ms;
+    c.pmtu = !profile || pc.pmtu;
     if (profile)
         tcp_from_profile(&pc, &c.tcp);
     else

@@ -994,6 +994,30 @@ static void tcp_lost(void *ctx, const struct ipnet_pkt *pkt)
     tcp_seg_drop(&d.seg);
 }
 
+/* Path MTU discovery (RFC 1191): a router's fragmentation needed about
+ * one of our segments lowers the connection's MSS to the next hop's MTU
+ * (never under TCP_MSS_MIN); `no tcp pmtu-enable` ignores it, and the
+ * large segments die on the path until TCP gives up (case O, M). */
+static void tcp_icmp_error(void *ctx, int sw, const struct ipnet_icmp_err *err)
+{
+    struct fcip_engine *fe = ctx;
+    uint16_t ports[2];
+    memcpy(ports, err->quote + offsetof(struct tcp_dgram, sport), sizeof ports);
+    if (err->type != IPNET_ICMP_UNREACH || err->code != IPNET_UNREACH_FRAG_NEEDED)
+        return;
+    for (struct endpoint *ep = fe->live; ep; ep = ep->next) {
+        if (ep->sw != sw || ep->lip != err->src || ep->pip != err->dst || ep->lport != ports[0] ||
+            ep->pport != ports[1] || !ep->t || !ep->t->conf.pmtu)
+            continue;
+        struct tcp_params p = *tcp_get_params(ep->c);
+        uint32_t mss = err->mtu > TCP_HDR_BYTES + TCP_MSS_MIN ? err->mtu - TCP_HDR_BYTES : TCP_MSS_MIN;
+        if (mss < p.mss) {
+            p.mss = mss;
+            tcp_set_params(ep->c, &p);
+        }
+    }
+}
+
 /* The engine */
 
 struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabric *fab)
@@ -1004,6 +1028,7 @@ struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabri
     *fe = (struct fcip_engine){.e = e, .net = net, .fab = fab};
     ipnet_register(net, IPNET_TCP, tcp_rx, tcp_lost, fe);
     ipnet_set_render(net, IPNET_TCP, tcp_render, fe);
+    ipnet_on_icmp_error(net, IPNET_TCP, tcp_icmp_error, fe);
     fabric_on_rebuilt(fab, refabric, fe);
     return fe;
 }

@@ -54,6 +54,7 @@ struct fcip_tunnel_conf {
     bool passive;
     int nconn;          /* 1 or 2 */
     struct tcp_params tcp; /* mss is taken from the route MTU */
+    bool pmtu;          /* `tcp pmtu-enable`: fragmentation needed lowers the MSS */
     enum fcip_compression comp;
     bool write_acc;
     enum fcip_trunk_mode trunk;
