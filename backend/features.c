@@ -7,7 +7,7 @@
 extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
     ipnet_feature, netsim_feature, fabric_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature,
     sanext_feature, mgmt_feature, license_feature, bootflash_feature, logging_feature, fcdomain_feature,
-    fctimer_feature, series_feature;
+    fctimer_feature, series_feature, capture_feature;
 extern const struct feature fspf_feature;
 extern const struct feature route_feature;
 
@@ -34,6 +34,7 @@ const struct feature *const features[] = {
     &license_feature,
     &bootflash_feature,
     &series_feature, /* its export writes to bootflash: */
+    &capture_feature, /* ethanalyzer writes to bootflash: */
     &logging_feature, /* last: its running-config lines follow the lines' */
     NULL,
 };

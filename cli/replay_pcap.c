@@ -46,9 +46,10 @@ struct replay_pcap *replay_pcap_start(struct lab *lab, const char *path, FILE *e
     }
     struct capture_switches sw = {n, rp->names, rp->ids};
     rp->cap = capture_start(lab_ipnet(lab), rp->file, format_of(path), &sw);
-    lab_unlock(lab);
     if (!rp->cap)
         abort();
+    lab_set_observer(lab, LAB_OBS_CAPTURE, rp->cap, NULL); /* the one tap is taken: ethanalyzer waits */
+    lab_unlock(lab);
     return rp;
 }
 
@@ -57,6 +58,7 @@ int replay_pcap_stop(struct replay_pcap *rp, FILE *err)
     if (!rp)
         return 0;
     lab_lock(rp->lab);
+    lab_set_observer(rp->lab, LAB_OBS_CAPTURE, NULL, NULL);
     bool ok = capture_stop(rp->cap);
     lab_unlock(rp->lab);
     ok = fclose(rp->file) == 0 && ok;

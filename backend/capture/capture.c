@@ -17,6 +17,10 @@ struct capture {
     struct capture_switches sw;
     bool flush_each; /* a pipe or a terminal follows the capture */
     bool failed;
+    int only[3];             /* capture_only_port, or sw -1: every port */
+    unsigned long frames, max_frames;
+    size_t bytes, max_bytes; /* written so far, and the bound */
+    bool done;               /* a limit was reached */
     int *ifid;       /* per port: its pcapng interface, -1 none yet */
     int nif;
     uint8_t msg[MSG_MAX];                 /* the datagram's protocol message */
@@ -132,6 +136,7 @@ static void out(struct capture *c, const void *p, size_t n)
 {
     if (fwrite(p, 1, n, c->out) != n)
         c->failed = true;
+    c->bytes += n;
 }
 
 static void out32(struct capture *c, uint32_t v) { out(c, &v, 4); } /* host order: the magic says which */
@@ -220,7 +225,18 @@ static void on_frame(void *ctx, const struct ipnet_tap_frame *f)
     struct capture *c = ctx;
     if (f->sw < 0 || f->sw >= c->sw.n || f->slot < 1 || f->slot >= SLOTS || f->port < 1 || f->port >= PORTS)
         return;
-    packet(c, f, build(c, f));
+    if (c->only[0] >= 0 && (f->sw != c->only[0] || f->slot != c->only[1] || f->port != c->only[2]))
+        return;
+    if (c->done)
+        return;
+    uint32_t n = build(c, f);
+    /* the packet block, its options and a first interface block fit in 512 */
+    if (c->bytes >= c->max_bytes || n + 512 + (f->note ? strlen(f->note) : 0) > c->max_bytes - c->bytes) {
+        c->done = true;
+        return;
+    }
+    packet(c, f, n);
+    c->done = ++c->frames >= c->max_frames;
     if (c->flush_each && fflush(c->out) != 0)
         c->failed = true;
 }
@@ -238,7 +254,8 @@ struct capture *capture_start(struct ipnet *net, FILE *out, enum capture_format 
     int nports = sw->n * SLOTS * PORTS;
     if (!c)
         return NULL;
-    *c = (struct capture){.net = net, .out = out, .fmt = fmt, .sw = *sw, .flush_each = followed(out)};
+    *c = (struct capture){.net = net, .out = out, .fmt = fmt, .sw = *sw, .flush_each = followed(out),
+                          .only = {-1, 0, 0}, .max_frames = (unsigned long)-1, .max_bytes = (size_t)-1};
     c->ifid = malloc(sizeof *c->ifid * (size_t)(nports ? nports : 1));
     if (!c->ifid) {
         free(c);
@@ -252,6 +269,22 @@ struct capture *capture_start(struct ipnet *net, FILE *out, enum capture_format 
     ipnet_set_tap(net, on_frame, c);
     return c;
 }
+
+void capture_only_port(struct capture *c, int sw, int slot, int port)
+{
+    c->only[0] = sw;
+    c->only[1] = slot;
+    c->only[2] = port;
+}
+
+void capture_limit(struct capture *c, unsigned long frames, size_t bytes)
+{
+    c->max_frames = frames;
+    c->max_bytes = bytes;
+}
+
+unsigned long capture_frames(const struct capture *c) { return c->frames; }
+bool capture_done(const struct capture *c) { return c->done; }
 
 bool capture_stop(struct capture *c)
 {

@@ -34,6 +34,15 @@ struct capture_switches {
  * else at capture_stop). NULL when out of memory. */
 struct capture *capture_start(struct ipnet *net, FILE *out, enum capture_format fmt,
                               const struct capture_switches *sw);
+/* Only the frames port (sw, slot, port) sends or receives. */
+void capture_only_port(struct capture *c, int sw, int slot, int port);
+/* At most frames frames and about bytes bytes in all (a frame that would
+ * pass the bytes is not written, and none after it): ethanalyzer's
+ * limit-captured-frames and the bootflash's file size. */
+void capture_limit(struct capture *c, unsigned long frames, size_t bytes);
+unsigned long capture_frames(const struct capture *c);
+/* The limit was reached: nothing more will be written. */
+bool capture_done(const struct capture *c);
 /* Stops (the tap is removed), flushes; true when every write succeeded. */
 bool capture_stop(struct capture *c);
 
