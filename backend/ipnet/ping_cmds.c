@@ -32,6 +32,23 @@ static void print_summary(struct session *s, const char *dst, const struct ping_
                    t->max / 1e6);
 }
 
+/* A router's answer in place of the reply, as BSD's ping prints it
+ * (without the dump of the returned header) [G]: not a reply. */
+static bool print_error(struct session *s, const struct ipnet_ping *p, int i)
+{
+    uint8_t type, code;
+    uint32_t from = ipnet_ping_from(p, i, &type, &code);
+    char who[16];
+    if (type == 0)
+        return false;
+    ip_text(from, who, sizeof who);
+    cmd_printf(s, "36 bytes from %s: %s\n", who,
+               type == IPNET_ICMP_TIME_EXCEEDED      ? "Time to live exceeded"
+               : code == IPNET_UNREACH_FRAG_NEEDED ? "Frag needed and DF set"
+                                                   : "Destination Net Unreachable");
+    return true;
+}
+
 enum { SLICE_NS = 100000000 };
 
 /* Request i answered or timed out: false when the user stopped the ping.
@@ -74,6 +91,8 @@ static int cmd_ping(struct session *s, const struct cmd_args *a)
             cmd_printf(s, "Request %d timed out\n", i);
             continue;
         }
+        if (print_error(s, &p, i))
+            continue;
         tally_reply(&t, rtt);
         cmd_printf(s, "%d bytes from %s: icmp_seq=%d ttl=254 time=%.3f ms\n", p.size + 8, dst, i, rtt / 1e6);
     }

@@ -240,12 +240,12 @@ static void forward(struct ipport *in, struct frame *f)
         return;
     }
     struct ipport *out = ipnet_lookup(rt->port, PORTS, rt->routes, rt->nroutes, pkt->dst, rport_up);
-    if (f->ttl <= 1) {
-        rt->st.ttl_expired++;
-        icmp_error(rt, in, f, IPNET_ICMP_TIME_EXCEEDED, 0, 0);
-    } else if (!out) {
+    if (!out) { /* the route first, as Linux and IOS look: !N at any TTL */
         rt->st.unreachable++;
         icmp_error(rt, in, f, IPNET_ICMP_UNREACH, IPNET_UNREACH_NET, 0);
+    } else if (f->ttl <= 1) {
+        rt->st.ttl_expired++;
+        icmp_error(rt, in, f, IPNET_ICMP_TIME_EXCEEDED, 0, 0);
     } else if (f->ip_len > out->mtu && pkt->df) {
         rt->st.frag_needed++;
         icmp_error(rt, in, f, IPNET_ICMP_UNREACH, IPNET_UNREACH_FRAG_NEEDED, out->mtu);
