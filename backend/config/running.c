@@ -84,6 +84,8 @@ int running_config_merge_startup(struct lab *lab, int sw, strbuf *report)
     int failed = 0, ln = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         ln++;
+        if (line[0] == '!') /* a comment: NX-OS's `!Active Zone Database Section ...` */
+            continue;
         if (session_exec_in(&in, in.mode, line, 0) != 0) {
             failed++;
             sb_printf(report, "%% startup-config line %d (%s): %s\n", ln, line, in.last_error);

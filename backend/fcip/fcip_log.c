@@ -59,7 +59,8 @@ static void log_trunk(struct lab *lab, const struct fcip_change *c)
 }
 
 /* The zone server's line for each VSAN newly isolated by a merge that
- * failed, before the port's (S61: severity 2, so on the console too). */
+ * failed, after the link's coming up and before the VSAN's own line
+ * (S61: severity 2, so on the console too). */
 static void log_zone_merge(struct lab *lab, const struct fcip_change *c)
 {
     bool again = c->from == c->to;
@@ -76,8 +77,8 @@ void fcip_log_change(void *ctx, const struct fcip_change *c)
     struct lab *lab = ctx;
     if (!worth_a_line(c))
         return;
-    log_zone_merge(lab, c);
     if (is_down(c->to)) {
+        log_zone_merge(lab, c);
         log_down(lab, c);
         return;
     }
@@ -85,6 +86,7 @@ void fcip_log_change(void *ctx, const struct fcip_change *c)
     if (c->from != c->to)
         syslog_emit(lab, c->sw, "PORT", SEV_NOTICE, "IF_UP", c->port_vsan, "Interface fcip%d is up in mode %s", c->id,
                     trunk ? "TE" : "E");
+    log_zone_merge(lab, c);
     if (trunk)
         log_trunk(lab, c);
 }
