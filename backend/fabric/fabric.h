@@ -100,12 +100,27 @@ struct fabric_isl_info {
 };
 void fabric_isl_describe(struct fabric *fab, int id, const struct fabric_isl_info *info);
 uint32_t fabric_cost_of_bandwidth(uint64_t bps);
-/* `fspf cost N vsan V` on an interface of sw: replaces the default cost of
- * its ISL in that VSAN. The fspf feature's reconcile gives a switch's as a
- * whole: clear, set each, done (which forgets those not set again). */
+/* FSPF's configuration of an interface of sw in a VSAN, 0 for each
+ * default: `fspf cost N vsan V` replaces the cost of its ISL there; the
+ * hello and dead intervals are its hellos' (backend/fcip/fspf.c). The
+ * fspf feature's reconcile gives a switch's as a whole: clear, set each,
+ * done (which forgets those not set again). */
+#define FABRIC_FSPF_HELLO_S 20u
+#define FABRIC_FSPF_DEAD_S 80u
+struct fabric_if_fspf {
+    uint32_t cost, hello_s, dead_s;
+};
 void fabric_costs_clear(struct fabric *fab, int sw);
+void fabric_if_fspf_set(struct fabric *fab, int sw, const char *ifname, int vsan, const struct fabric_if_fspf *c);
 void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost);
 void fabric_costs_done(struct fabric *fab, int sw);
+/* The configuration in force, the defaults filled in (cost 0: none
+ * configured, the bandwidth's). */
+void fabric_if_fspf_get(const struct fabric *fab, int sw, const char *ifname, int vsan, struct fabric_if_fspf *c);
+/* The interface's end refuses its neighbor's hellos in the VSAN (their
+ * intervals differ from its own): no adjacency, so its ISL leaves the LSR
+ * there until a hello is accepted again. */
+void fabric_fspf_refuse(struct fabric *fab, int sw, const char *ifname, int vsan, bool refused);
 
 /* A link of sw's link-state record in a VSAN: each of its up ISLs that
  * carries the VSAN to a switch that has it. */

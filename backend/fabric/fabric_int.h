@@ -13,12 +13,14 @@ struct isl {
     struct fabric_isl_info info; /* cost FABRIC_COST_REF_MBPS / 1000 until described */
 };
 
-/* `fspf cost N vsan V` of an interface (spf.c). */
+/* FSPF's configuration of an interface in a VSAN (spf.c); `refused`:
+ * its hellos are refused there (fabric_fspf_refuse), so are not stale. */
 struct cost_override {
     int sw, vsan;
     char ifname[16];
-    uint32_t cost;
+    struct fabric_if_fspf conf;
     bool stale; /* cleared, not set again yet */
+    bool refused;
 };
 
 struct nport {

@@ -23,8 +23,8 @@ void fabric_isl_describe(struct fabric *fab, int id, const struct fabric_isl_inf
             fab->isls[i].info = *info;
 }
 
-/* The switch's costs are set again as a whole (clear, set each, done):
- * its LSR changes, and is stamped, only when one of them did. */
+/* The switch's configuration is set again as a whole (clear, set each,
+ * done): its LSR changes, and is stamped, only when a cost did. */
 void fabric_costs_clear(struct fabric *fab, int sw)
 {
     for (int i = 0; i < fab->ncosts; i++)
@@ -32,49 +32,92 @@ void fabric_costs_clear(struct fabric *fab, int sw)
             fab->costs[i].stale = true;
 }
 
-void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost)
+static struct cost_override *override_of(const struct fabric *fab, int sw, const char *ifname, int vsan)
 {
     for (int i = 0; i < fab->ncosts; i++) {
         struct cost_override *c = &fab->costs[i];
-        if (c->sw == sw && c->vsan == vsan && strcmp(c->ifname, ifname) == 0) {
-            if (c->cost != cost)
-                fabric_lsr_touch(fab, sw);
-            c->cost = cost;
-            c->stale = false;
-            return;
-        }
+        if (c->sw == sw && c->vsan == vsan && strcmp(c->ifname, ifname) == 0)
+            return c;
     }
+    return NULL;
+}
+
+static struct cost_override *override_add(struct fabric *fab, int sw, const char *ifname, int vsan)
+{
     struct cost_override *v = realloc(fab->costs, sizeof *v * (size_t)(fab->ncosts + 1));
     if (!v)
         abort();
     fab->costs = v;
     struct cost_override *c = &v[fab->ncosts++];
-    *c = (struct cost_override){sw, vsan, "", cost, false};
+    *c = (struct cost_override){sw, vsan, "", {0, 0, 0}, true, false};
     strncpy(c->ifname, ifname, sizeof c->ifname - 1);
-    fabric_lsr_touch(fab, sw);
+    return c;
+}
+
+void fabric_if_fspf_set(struct fabric *fab, int sw, const char *ifname, int vsan, const struct fabric_if_fspf *conf)
+{
+    struct cost_override *c = override_of(fab, sw, ifname, vsan);
+    if (!c)
+        c = override_add(fab, sw, ifname, vsan);
+    if (c->conf.cost != conf->cost)
+        fabric_lsr_touch(fab, sw);
+    c->conf = *conf;
+    c->stale = false;
+}
+
+void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost)
+{
+    struct fabric_if_fspf c = {cost, 0, 0};
+    fabric_if_fspf_set(fab, sw, ifname, vsan, &c);
 }
 
 void fabric_costs_done(struct fabric *fab, int sw)
 {
     int k = 0;
-    for (int i = 0; i < fab->ncosts; i++)
-        if (!fab->costs[i].stale)
-            fab->costs[k++] = fab->costs[i];
-    if (k != fab->ncosts)
-        fabric_lsr_touch(fab, sw);
+    for (int i = 0; i < fab->ncosts; i++) {
+        struct cost_override *c = &fab->costs[i];
+        if (c->sw == sw && c->stale && c->conf.cost)
+            fabric_lsr_touch(fab, sw);
+        if (c->sw == sw && c->stale)
+            c->conf = (struct fabric_if_fspf){0, 0, 0};
+        if (!c->stale || c->refused)
+            fab->costs[k++] = *c;
+    }
     fab->ncosts = k;
+}
+
+void fabric_if_fspf_get(const struct fabric *fab, int sw, const char *ifname, int vsan, struct fabric_if_fspf *out)
+{
+    const struct cost_override *c = override_of(fab, sw, ifname, vsan);
+    *out = c ? c->conf : (struct fabric_if_fspf){0, 0, 0};
+    out->hello_s = out->hello_s ? out->hello_s : FABRIC_FSPF_HELLO_S;
+    out->dead_s = out->dead_s ? out->dead_s : FABRIC_FSPF_DEAD_S;
+}
+
+void fabric_fspf_refuse(struct fabric *fab, int sw, const char *ifname, int vsan, bool refused)
+{
+    struct cost_override *c = override_of(fab, sw, ifname, vsan);
+    if (!c && !refused)
+        return;
+    if (!c)
+        c = override_add(fab, sw, ifname, vsan);
+    if (c->refused != refused)
+        fabric_lsr_touch(fab, sw);
+    c->refused = refused;
 }
 
 /* What the ISL's end advertises in the VSAN: its interface's configured
  * cost there, else the one its bandwidth gives. */
 static uint32_t isl_cost(const struct fabric *fab, const struct isl *l, int vsan)
 {
-    for (int i = 0; i < fab->ncosts; i++) {
-        const struct cost_override *c = &fab->costs[i];
-        if (c->sw == l->sw && c->vsan == vsan && strcmp(c->ifname, l->info.ifname) == 0)
-            return c->cost;
-    }
-    return l->info.cost;
+    const struct cost_override *c = override_of(fab, l->sw, l->info.ifname, vsan);
+    return c && c->conf.cost ? c->conf.cost : l->info.cost;
+}
+
+static bool refused(const struct fabric *fab, const struct isl *l, int vsan)
+{
+    const struct cost_override *c = l->info.ifname[0] ? override_of(fab, l->sw, l->info.ifname, vsan) : NULL;
+    return c && c->refused;
 }
 
 static bool between(const struct isl *l, int a, int b)
@@ -85,7 +128,7 @@ static bool between(const struct isl *l, int a, int b)
 static bool carries(const struct fabric *fab, const struct isl *l, int vsan)
 {
     return l->id && vsan_set_has(&l->vsans, vsan) && fabric_has_vsan(fab, l->sw, vsan) &&
-           fabric_has_vsan(fab, l->peer, vsan);
+           fabric_has_vsan(fab, l->peer, vsan) && !refused(fab, l, vsan);
 }
 
 static bool shorter(uint32_t cost, int hops, const struct fabric_route *than)

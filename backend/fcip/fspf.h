@@ -5,6 +5,12 @@
  * makes (mds-cli-15 case A, §15.4): they keep TCP busy on an idle link,
  * so a dead path is found by retransmissions (~20 s + 6.2 s), not by the
  * keepalive (68 s). Routing itself stays the fabric's shortest path.
+ *
+ * The intervals are the interface's per VSAN (`fspf hello-interval`,
+ * `fspf dead-interval`, read from the fabric: fabric_if_fspf_get). A hello
+ * whose intervals differ from the receiver's is refused (counted as an
+ * error): no adjacency, and the fabric leaves the link out of the VSAN's
+ * routing (fabric_fspf_refuse) until one is accepted (docs/fspf.md).
  */
 #ifndef MDSIM_FCIP_FSPF_H
 #define MDSIM_FCIP_FSPF_H
@@ -31,20 +37,25 @@ struct fspf_hlo {
 
 enum fspf_nbr_state { FSPF_NBR_DOWN, FSPF_NBR_INIT, FSPF_NBR_FULL };
 
-/* One VSAN on the link, as `show fspf interface` would read it. */
+/* One VSAN on the link, as `show fspf interface` reads it. */
 struct fspf_nbr {
     int vsan;
     int nbr_domain;          /* 0: none heard */
     uint64_t last_rx_ns;
     bool two_way;            /* the neighbor's last hello named this end */
     uint64_t hellos_in, hellos_out;
+    uint64_t errors;         /* hellos refused: their intervals differ */
+    bool refused;            /* ... the last one was */
+    uint32_t hello_s, dead_s; /* the intervals in force */
+    uint64_t next_hello_ns;
 };
 
 /* `send` hands a frame to the link's control connection. */
 typedef void (*fspf_send_fn)(void *ctx, struct fc_frame *f);
 struct fspf_link;
 
-struct fspf_link *fspf_link_new(engine_t *e, struct fabric *fab, int sw, fspf_send_fn send, void *ctx);
+struct fspf_link *fspf_link_new(engine_t *e, struct fabric *fab, int sw, const char *ifname, fspf_send_fn send,
+                                void *ctx);
 void fspf_link_free(struct fspf_link *l);
 /* The link carries these VSANs now: hellos start one interval after the
  * link came up and go on in that phase; a VSAN that left is forgotten. */

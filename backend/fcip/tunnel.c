@@ -1132,7 +1132,9 @@ void fcip_tunnel_apply(struct fcip_engine *fe, const struct fcip_tunnel_conf *c)
         t->fe = fe;
         t->conf = *c;
         t->next_port = FCIP_EPHEMERAL_FIRST;
-        t->fspf = fspf_link_new(fe->e, fe->fab, c->sw, isl_send, t);
+        char ifname[16];
+        snprintf(ifname, sizeof ifname, "fcip%d", c->id);
+        t->fspf = fspf_link_new(fe->e, fe->fab, c->sw, ifname, isl_send, t);
         t->st.peer_sw = -1;
         t->seen = true;
         tunnel_try(t);

@@ -50,16 +50,25 @@ static int links_of(struct fabric *fab, int sw, int vsan, struct fabric_link *l)
     return n;
 }
 
-/* `fspf cost N vsan V` in interface mode; the `no` form whatever N. */
-static int cmd_cost(struct session *s, const struct cmd_args *a)
+/* `fspf cost|hello-interval|dead-interval N vsan V` in interface mode;
+ * the `no` forms whatever N. The dead interval must stay above the hello
+ * interval, defaults counted [G: the guide says it must be greater]. */
+static int cmd_if(struct session *s, const struct cmd_args *a)
 {
-    int vsan = (int)arg_num(a, "vid", 1);
+    int vsan = (int)arg_num(a, "vid", 1), n = a->negated ? 0 : (int)arg_num(a, "n", 0);
     if (vsan == VSAN_EVFP || !vsan_exists(s->lab, s->sw, vsan))
         return cmd_error(s, "%% vsan %d is not configured", vsan);
-    if (a->negated)
-        fspf_cost_clear(s->lab, s->sw, s->ctx.ifname, vsan);
+    struct fspf_if_conf c;
+    fspf_if_get(s->lab, s->sw, s->ctx.ifname, vsan, &c);
+    if (arg_has(a, "cost"))
+        c.cost = n;
+    else if (arg_has(a, "hello-interval"))
+        c.hello = n;
     else
-        fspf_cost_set(s->lab, s->sw, s->ctx.ifname, vsan, (int)arg_num(a, "n", 1000));
+        c.dead = n;
+    if ((c.dead ? c.dead : FSPF_DEAD_S) <= (c.hello ? c.hello : FSPF_HELLO_S))
+        return cmd_error(s, "%% Dead interval must be greater than hello interval");
+    fspf_if_put(s->lab, s->sw, &c);
     return 0;
 }
 
@@ -150,7 +159,7 @@ static int show_database(struct session *s, const struct cmd_args *a)
 /* Hellos sent and heard on the switch's links in a VSAN. */
 struct hello_count {
     int vsan;
-    uint64_t in, out;
+    uint64_t in, out, errors;
 };
 
 static void count_if(void *ctx, const struct fcip_if_conf *c)
@@ -164,6 +173,7 @@ static void count_if(void *ctx, const struct fcip_if_conf *c)
         if (nb[i].vsan == h->vsan) {
             h->in += nb[i].hellos_in;
             h->out += nb[i].hellos_out;
+            h->errors += nb[i].errors;
         }
 }
 
@@ -174,7 +184,7 @@ static int show_fspf(struct session *s, const struct cmd_args *a)
     for (int i = 0; i < nv; i++) {
         int sws[256], dom = fabric_domain(fab, s->sw, v[i]);
         int nlsr = fabric_reachable(fab, s->sw, v[i], sws, 256);
-        struct hello_count h = {v[i], 0, 0};
+        struct hello_count h = {v[i], 0, 0, 0};
         void *ctx[2] = {&h, s};
         if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
             fcip_ifs_each(s->lab, s->sw, count_if, ctx);
@@ -188,8 +198,8 @@ static int show_fspf(struct session *s, const struct cmd_args *a)
                       "     MAX_AGE         = 60 minutes (3600 sec)\n");
         cmd_printf(s, "\nStatistics counters :\n"
                       "     Number of Transmitted packets : LSU 0 LSA 0 Hello %llu Retranmsitted LSU 0\n"
-                      "     Number of received packets : LSU 0 LSA 0 Hello %llu Error packets 0\n",
-                   (unsigned long long)h.out, (unsigned long long)h.in);
+                      "     Number of received packets : LSU 0 LSA 0 Hello %llu Error packets %llu\n",
+                   (unsigned long long)h.out, (unsigned long long)h.in, (unsigned long long)h.errors);
     }
     return nv < 0 ? -1 : 0;
 }
@@ -216,17 +226,18 @@ static void show_if_vsan(struct if_show *x, const char *ifname, const struct fsp
     enum fspf_nbr_state ns = fspf_nbr_state(nb, lab_now(s->lab));
     cmd_printf(s, "\nFSPF interface %s in VSAN %d\nFSPF routing administrative state is active\n", ifname, nb->vsan);
     cmd_printf(s, "Interface cost is %u\n", cost);
-    cmd_printf(s, "Timer intervals configured, Hello %llu s, Dead %llu s, Retransmit %u s\n",
-               (unsigned long long)(FSPF_HELLO_NS / ENGINE_NS_PER_SEC),
-               (unsigned long long)(FSPF_DEAD_NS / ENGINE_NS_PER_SEC), RETRANSMIT_S);
+    struct fabric_if_fspf conf;
+    fabric_if_fspf_get(x->fab, s->sw, ifname, nb->vsan, &conf);
+    cmd_printf(s, "Timer intervals configured, Hello %u s, Dead %u s, Retransmit %u s\n", conf.hello_s, conf.dead_s,
+               RETRANSMIT_S);
     cmd_printf(s, "FSPF State is %s\n", state[ns]);
     if (ns != FSPF_NBR_DOWN)
         cmd_printf(s, "Neighbor Domain Id is 0x%02x(%d), Neighbor Interface index is 0x%08x\n", nb->nbr_domain,
                    nb->nbr_domain, nbr_if);
     cmd_printf(s, "\nStatistics counters :\n"
-                  "     Number of packets received : LSU 0 LSA 0 Hello %llu Error packets 0\n"
+                  "     Number of packets received : LSU 0 LSA 0 Hello %llu Error packets %llu\n"
                   "     Number of packets transmitted : LSU 0 LSA 0 Hello %llu Retransmitted LSU 0\n",
-               (unsigned long long)nb->hellos_in, (unsigned long long)nb->hellos_out);
+               (unsigned long long)nb->hellos_in, (unsigned long long)nb->errors, (unsigned long long)nb->hellos_out);
 }
 
 static void show_if_one(void *ctx, const struct fcip_if_conf *c)
@@ -291,11 +302,15 @@ static int show_topology(struct session *s, const struct cmd_args *a)
     "fctrace: Trace the route to an N port\nfcid: Destination FCID\nid: FCID in hex (0xhhhhhh)\npwwn: "            \
     "Destination port WWN\nwwn: Port WWN\nvsan: VSAN of the destination\nvid: VSAN id\ntimeout: Seconds to "      \
     "wait for each answer\nseconds: Seconds to wait for each answer"
-#define COST_HELP "fspf: Configure FSPF on the interface\ncost: Cost of the interface's link\nn: Enter the cost\n" VSAN_HELP
+#define IF_HELP                                                                                                    \
+    "fspf: Configure FSPF on the interface\ncost: Cost of the interface's link\nhello-interval: Seconds between "   \
+    "hellos\ndead-interval: Seconds without a hello before the neighbor is down\nn: Enter the value\n" VSAN_HELP
 
 const struct cmd_def fspf_cmds[] = {
-    {M(MODE_IF), "fspf cost <n:1-65535> vsan <vid:1-4093>", COST_HELP, cmd_cost, 0, GATE_FCIP, IFT(IFT_FCIP)},
-    {M(MODE_IF), "no fspf cost [<n:1-65535>] vsan <vid:1-4093>", COST_HELP, cmd_cost, 0, GATE_FCIP, IFT(IFT_FCIP)},
+#define FSPF_IF(syntax) {M(MODE_IF), syntax, IF_HELP, cmd_if, 0, GATE_FCIP, IFT(IFT_FCIP)}
+    FSPF_IF("fspf {cost <n:1-65535> | hello-interval <n:1-65535> | dead-interval <n:2-65535>} vsan <vid:1-4093>"),
+    FSPF_IF("no fspf {cost [<n:1-65535>] | hello-interval [<n:1-65535>] | dead-interval [<n:2-65535>]} vsan "
+            "<vid:1-4093>"),
     {M(MODE_EXEC), "show fspf [vsan <vid:1-4093>]", "fspf: Display FSPF information\n" VSAN_HELP, show_fspf, CMD_PIPE, 0,
      0},
     {M(MODE_EXEC), "show fspf database [vsan <vid:1-4093>] [domain <dom:1-239>]",

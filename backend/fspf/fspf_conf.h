@@ -1,21 +1,26 @@
-/* FSPF's configuration per interface and VSAN (`fspf cost N vsan V`):
- * the store holds it, the fspf feature's reconcile hands it to the
- * fabric, which routes on it (docs/fspf.md). */
+/* FSPF's configuration per interface and VSAN (`fspf cost`, `fspf
+ * hello-interval`, `fspf dead-interval`): the store holds it, the fspf
+ * feature's reconcile hands it to the fabric, which routes on the costs
+ * and gives the hellos their intervals (docs/fspf.md). */
 #ifndef MDSIM_FSPF_CONF_H
 #define MDSIM_FSPF_CONF_H
 #include "strbuf.h"
 
 struct lab;
 
+#define FSPF_HELLO_S 20
+#define FSPF_DEAD_S 80
+
+/* 0: not configured (the default). */
 struct fspf_if_conf {
     char ifname[16];
-    int vsan, cost;
+    int vsan, cost, hello, dead;
 };
 
-void fspf_cost_set(struct lab *lab, int sw, const char *ifname, int vsan, int cost);
-void fspf_cost_clear(struct lab *lab, int sw, const char *ifname, int vsan);
-/* 0: none configured. */
-int fspf_cost_get(struct lab *lab, int sw, const char *ifname, int vsan);
+/* The interface's row in the VSAN, all 0 when it has none. */
+void fspf_if_get(struct lab *lab, int sw, const char *ifname, int vsan, struct fspf_if_conf *c);
+/* Written back; all at their defaults, the row goes. */
+void fspf_if_put(struct lab *lab, int sw, const struct fspf_if_conf *c);
 /* The switch's rows, by interface then VSAN (ifname NULL: every one). */
 void fspf_ifs_each(struct lab *lab, int sw, const char *ifname, void (*fn)(void *ctx, const struct fspf_if_conf *c),
                    void *ctx);

@@ -1,6 +1,7 @@
 /* FSPF (docs/fspf.md): always on, as on an MDS. Its rows are the costs
- * configured per interface and VSAN; its reconcile hands them to the
- * fabric, which routes on them. Its shows read the fabric and the FCIP
+ * and hello intervals configured per interface and VSAN; its reconcile
+ * hands them to the fabric, which routes on the costs and gives the FCIP
+ * links' hellos their intervals. Its shows read the fabric and the FCIP
  * links' hellos. */
 #include "feature.h"
 #include "lab/lab.h"
@@ -13,7 +14,8 @@ static void set_cost(void *ctx, const struct fspf_if_conf *c)
 {
     struct fabric *fab = ((void **)ctx)[0];
     int sw = *(int *)((void **)ctx)[1];
-    fabric_cost_set(fab, sw, c->ifname, c->vsan, (uint32_t)c->cost);
+    struct fabric_if_fspf f = {(uint32_t)c->cost, (uint32_t)c->hello, (uint32_t)c->dead};
+    fabric_if_fspf_set(fab, sw, c->ifname, c->vsan, &f);
 }
 
 static void reconcile(struct lab *lab, struct ipnet *net, void *state)

@@ -110,6 +110,58 @@ START_TEST(same_run_same_events)
 }
 END_TEST
 
+/* An interface's hello interval in VSAN 1 (the fspf feature's reconcile
+ * gives the fabric its configuration as a whole). */
+static void set_hello(int sw, uint32_t hello_s)
+{
+    struct fabric_if_fspf c = {0, hello_s, 0};
+    fabric_costs_clear(r.fab, sw);
+    fabric_if_fspf_set(r.fab, sw, "fcip1", 1, &c);
+    fabric_costs_done(r.fab, sw);
+}
+
+static struct fspf_nbr nbr_of(int sw)
+{
+    struct fspf_nbr n[4];
+    ck_assert_int_eq(fspf_link_nbrs(link_of(sw), n, 4), 1);
+    return n[0];
+}
+
+/* A configured interval: hellos at that cadence and carrying it; the
+ * peer, at the default, refuses them (errors, no adjacency) and the fabric
+ * routes nothing over the link in that VSAN until both ends agree. */
+START_TEST(intervals_must_agree)
+{
+    rig_apply(&r);
+    run_for(ENGINE_NS_PER_SEC);
+    set_hello(0, 10);
+    run_for(60 * ENGINE_NS_PER_SEC); /* MDS1: at 20 s (the old cadence), then 30, 40, 50, 60 */
+    struct fspf_nbr a = nbr_of(0), b = nbr_of(1);
+    ck_assert_uint_eq(a.hellos_out, 5);
+    ck_assert_uint_eq(b.hellos_out, 3); /* MDS2: 20, 40, 60 */
+    ck_assert_uint_eq(b.errors, 5);
+    ck_assert_uint_eq(a.errors, 3);
+    ck_assert(a.refused && b.refused);
+    ck_assert_int_eq(fspf_nbr_state(&b, engine_now(r.e)), FSPF_NBR_DOWN);
+    int d1 = fabric_domain(r.fab, 1, 1), d0 = fabric_domain(r.fab, 0, 1);
+    ck_assert_int_eq(fabric_next_hop(r.fab, 0, 1, d1), -1);
+    ck_assert_int_eq(fabric_next_hop(r.fab, 1, 1, d0), -1);
+    ck_assert_int_eq(rig_state(&r, 0, NULL), FCIP_TRUNKING); /* the link itself stays up */
+    /* MDS2 agrees: hellos accepted again, two-way after each side heard one */
+    set_hello(1, 10);
+    run_for(30 * ENGINE_NS_PER_SEC);
+    a = nbr_of(0);
+    b = nbr_of(1);
+    ck_assert(!a.refused && !b.refused);
+    ck_assert_int_eq(fspf_nbr_state(&a, engine_now(r.e)), FSPF_NBR_FULL);
+    ck_assert_int_eq(fspf_nbr_state(&b, engine_now(r.e)), FSPF_NBR_FULL);
+    ck_assert_int_eq(fabric_next_hop(r.fab, 0, 1, d1), 1);
+    /* the dead interval is the configured one */
+    ck_assert_uint_eq(b.dead_s, 80);
+    ck_assert_uint_eq(b.hello_s, 10);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fspf");
@@ -120,6 +172,7 @@ int main(void)
     tcase_add_test(tc, hellos_every_interval_make_full_neighbors);
     tcase_add_test(tc, hellos_stop_with_the_link);
     tcase_add_test(tc, same_run_same_events);
+    tcase_add_test(tc, intervals_must_agree);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
