@@ -205,7 +205,12 @@ for d in "$ex"/[0-9]*/; do
     n=$((n + 1))
     [ -f "$d/fixed.check" ] || { fail "$name: no fixed.check"; continue; }
     rm -f "$work"/ex.db*
-    replay "$work/ex.db" "$ex/base.txt" "$d/stage.txt" || continue
+    base=$ex/base.txt
+    if [ -f "$d/lab.lab" ]; then # an exercise on a lab of its own
+        base=$d/base.txt
+        "$mdsim" --db "$work/ex.db" lab create "$d/lab.lab" > /dev/null 2>&1 || { fail "$name: lab create"; continue; }
+    fi
+    replay "$work/ex.db" "$base" "$d/stage.txt" || continue
     check 1 "$d/fixed.check" --db "$work/ex.db"
     grep -q ' FAIL ' "$work/out" || fail "$name: nothing failed on the fault: $(cat "$work/out")"
     replay "$work/ex.db" "$d/fix.txt" || continue

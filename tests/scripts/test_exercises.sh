@@ -1,6 +1,7 @@
 #!/bin/bash
 # The trainers' exercises (examples/exercises/README.md): for each exercise,
-# on a fresh lab kept running by a virtual-time `serve` (so the engine's
+# on a fresh lab (the exercise's own lab.lab and base.txt when it has them)
+# kept running by a virtual-time `serve` (so the engine's
 # tunnels live on from one replay to the next, as in a class), replay
 # base.txt (verified), stage.txt; symptom.txt must verify; replay fix.txt;
 # fixed.txt must verify; and symptom.txt and fixed.txt must differ.
@@ -55,6 +56,13 @@ for d in "$ex"/[0-9]*/; do
     # a fresh lab, and no serve.out of the last one: the shell creates the
     # new file only once the background job runs
     rm -rf "$dir"/lab.db* "$dir/serve.out"
+    # an exercise on a lab of its own: its lab.lab and base.txt
+    base=$ex/base.txt
+    if [ -f "$d/lab.lab" ]; then
+        base=$d/base.txt
+        "$mdsim" --db "$dir/lab.db" lab create "$d/lab.lab" > /dev/null 2> "$dir/err" ||
+            { fail "$name: lab create: $(cat "$dir/err")"; continue; }
+    fi
     "$mdsim" --db "$dir/lab.db" serve --speed 0 --telnet-port 0 --ssh-port 0 \
         > "$dir/serve.out" 2>&1 &
     spid=$!
@@ -68,7 +76,7 @@ for d in "$ex"/[0-9]*/; do
         stop_serve
         continue
     fi
-    step "$name" "$ex/base.txt" --verify &&
+    step "$name" "$base" --verify &&
         step "$name" "$d/stage.txt" &&
         step "$name: the symptom" "$d/symptom.txt" --verify &&
         step "$name" "$d/fix.txt" &&
