@@ -117,6 +117,8 @@ void fabric_costs_done(struct fabric *fab, int sw);
 /* The configuration in force, the defaults filled in (cost 0: none
  * configured, the bandwidth's). */
 void fabric_if_fspf_get(const struct fabric *fab, int sw, const char *ifname, int vsan, struct fabric_if_fspf *c);
+/* The cost the interface's up ISL has in the VSAN (0: it has none). */
+uint32_t fabric_if_cost(const struct fabric *fab, int sw, const char *ifname, int vsan);
 /* The interface's end refuses its neighbor's hellos in the VSAN (their
  * intervals differ from its own): no adjacency, so its ISL leaves the LSR
  * there until a hello is accepted again. */

@@ -114,6 +114,16 @@ static uint32_t isl_cost(const struct fabric *fab, const struct isl *l, int vsan
     return c && c->conf.cost ? c->conf.cost : l->info.cost;
 }
 
+uint32_t fabric_if_cost(const struct fabric *fab, int sw, const char *ifname, int vsan)
+{
+    for (int i = 0; i < fab->nisl; i++) {
+        const struct isl *l = &fab->isls[i];
+        if (l->id && l->sw == sw && strcmp(l->info.ifname, ifname) == 0)
+            return isl_cost(fab, l, vsan);
+    }
+    return 0;
+}
+
 static bool refused(const struct fabric *fab, const struct isl *l, int vsan)
 {
     const struct cost_override *c = l->info.ifname[0] ? override_of(fab, l->sw, l->info.ifname, vsan) : NULL;

@@ -216,12 +216,10 @@ static void show_if_vsan(struct if_show *x, const char *ifname, const struct fsp
     struct session *s = x->s;
     static struct fabric_link l[LINKS_MAX];
     int n = fabric_lsr(x->fab, s->sw, nb->vsan, l, LINKS_MAX);
-    uint32_t cost = 0, nbr_if = 0;
+    uint32_t cost = fabric_if_cost(x->fab, s->sw, ifname, nb->vsan), nbr_if = 0;
     for (int i = 0; i < n && i < LINKS_MAX; i++)
-        if (strcmp(l[i].ifname, ifname) == 0) {
-            cost = l[i].cost;
+        if (strcmp(l[i].ifname, ifname) == 0)
             nbr_if = l[i].peer_ifindex;
-        }
     static const char *const state[] = {"DOWN", "INIT", "FULL"};
     enum fspf_nbr_state ns = fspf_nbr_state(nb, lab_now(s->lab));
     cmd_printf(s, "\nFSPF interface %s in VSAN %d\nFSPF routing administrative state is active\n", ifname, nb->vsan);
