@@ -126,7 +126,7 @@ int fspf_fctrace(struct session *s, const struct cmd_args *a)
     if (ok) {
         int nb = walk(fab, fwd[nf - 1], vsan, fabric_domain(fab, s->sw, vsan), back, &ok);
         ok = ok && trace_leg(s, fwd, nf, vsan, timeout_ns, true);
-        if (ok) {
+        if (ok && nf > 1) { /* the turn at the destination's switch, unless it is this one */
             cmd_printf(s, "Latency: %llu msec\n", (unsigned long long)(FABRIC_DC_SERVICE_NS / ENGINE_NS_PER_MS));
             ok = trace_leg(s, back, nb - 1, vsan, timeout_ns, true);
         }
