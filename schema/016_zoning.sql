@@ -41,13 +41,14 @@ CREATE TABLE zoneset_member (
     FOREIGN KEY (switch_id, vsan, zoneset) REFERENCES zoneset(switch_id, vsan, name) ON DELETE CASCADE
 );
 
--- The zoneset this switch activated in a VSAN, with the lab calendar
--- second of the activation (`show zone status`).
+-- The zoneset this switch activated in a VSAN, with the lab clock's
+-- nanoseconds at the activation: an activation again of the same content
+-- is still news to the fabric (another switch's may have replaced it).
 CREATE TABLE zone_active (
     switch_id INTEGER NOT NULL REFERENCES switch(id) ON DELETE CASCADE,
     vsan      INTEGER NOT NULL CHECK (vsan BETWEEN 1 AND 4093),
     zoneset   TEXT NOT NULL CHECK (length(zoneset) BETWEEN 1 AND 64),
-    activated INTEGER NOT NULL CHECK (activated >= 0),
+    at_ns     INTEGER NOT NULL CHECK (at_ns >= 0),
     PRIMARY KEY (switch_id, vsan)
 );
 

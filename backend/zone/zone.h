@@ -44,7 +44,7 @@ struct zone_counts {
 int zone_totals(struct lab *lab, int sw, int vsan, struct zone_counts *c);
 
 /* The switch's own activation: a copy of the zoneset's zones now; false
- * when no such zoneset. `when`: the lab calendar second. */
+ * when no such zoneset. `when`: the lab clock's nanoseconds. */
 bool zone_activate(struct lab *lab, int sw, int vsan, const char *set, int64_t when);
 void zone_deactivate(struct lab *lab, int sw, int vsan);
 bool zone_active_name(struct lab *lab, int sw, int vsan, char *name, size_t n, int64_t *when);

@@ -132,7 +132,7 @@ static int cmd_activate(struct session *s, const struct cmd_args *a)
         cmd_printf(s, "Zoneset deactivation initiated. check zone status\n");
         return 0;
     }
-    if (!zone_activate(s->lab, s->sw, vsan, name, (int64_t)lab_time(s->lab, NULL)))
+    if (!zone_activate(s->lab, s->sw, vsan, name, (int64_t)lab_now(s->lab)))
         return cmd_error(s, "%% Zoneset %s not present in vsan %d", name, vsan);
     cmd_printf(s, "Zoneset activation initiated. check zone status\n");
     return 0;

@@ -14,8 +14,9 @@ extern const struct cmd_def zone_cmds[];
 extern const struct mode_check zone_mode_checks[];
 extern const struct feature fabric_feature;
 
-/* Per switch and VSAN the hash of the activation last handed over (0:
- * none). */
+/* Per switch and VSAN the activation last handed over (0: none): a hash
+ * of its content and its time, so the same zoneset activated again is
+ * handed over again. */
 struct zone_engine {
     int nsw;
     uint64_t *applied;
@@ -87,7 +88,10 @@ static void activation(void *ctx, const struct zone_row *r)
     struct build b = {p->lab, p->sw, r->vsan, zs_new(r->b), 0};
     zone_walk(p->lab, p->sw, ZW_ACTIVE_ZONES, r->vsan, NULL, add_zone, &b);
     zs_canon(b.db);
-    uint64_t h = zs_hash(b.db);
+    int64_t at = 0;
+    char name[65];
+    zone_active_name(p->lab, p->sw, r->vsan, name, sizeof name, &at);
+    uint64_t h = (zs_hash(b.db) ^ ((uint64_t)at * 0x9e3779b97f4a7c15ULL)) | 1;
     p->seen[r->vsan] = true;
     if (h != p->applied[r->vsan]) {
         fabric_zoning_activate(p->fab, p->sw, r->vsan, b.db);
@@ -101,7 +105,7 @@ static void reconcile(struct lab *lab, struct ipnet *net, void *state)
     (void)net;
     struct zone_engine *z = state;
     struct fabric *fab = lab_feature_state(lab, &fabric_feature);
-    static struct pass p;
+    struct pass p;
     for (int sw = 0; sw < z->nsw && fab; sw++) {
         memset(p.seen, 0, sizeof p.seen);
         p.lab = lab;

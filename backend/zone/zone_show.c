@@ -10,6 +10,7 @@
 #include "fabric/zoning.h"
 #include "zone.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -152,9 +153,10 @@ int zone_show_active(struct session *s, const struct cmd_args *a)
         const struct zoneset_db *db = fabric_zoning_active(fab, s->sw, v);
         if (!db)
             continue;
-        static struct logins l;
-        l.n = 0;
-        fabric_ports_each(fab, s->sw, v, login_add, &l);
+        struct logins *l = calloc(1, sizeof *l);
+        if (!l)
+            return cmd_error(s, "%% Out of memory");
+        fabric_ports_each(fab, s->sw, v, login_add, l);
         if (any)
             cmd_printf(s, "\n");
         any = true;
@@ -164,8 +166,9 @@ int zone_show_active(struct session *s, const struct cmd_args *a)
                 cmd_printf(s, "\n");
             cmd_printf(s, "  zone name %s vsan %d\n", db->z[i].name, v);
             for (int j = 0; j < db->z[i].n; j++)
-                active_member(s, &l, &db->z[i].m[j]);
+                active_member(s, l, &db->z[i].m[j]);
         }
+        free(l);
     }
     if (!any && only)
         return cmd_error(s, "%% Zoneset not present");

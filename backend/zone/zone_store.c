@@ -184,7 +184,7 @@ void zone_deactivate(struct lab *lab, int sw, int vsan)
 
 bool zone_active_name(struct lab *lab, int sw, int vsan, char *name, size_t n, int64_t *when)
 {
-    sqlite3_stmt *st = in_vsan(lab, "SELECT zoneset, activated FROM zone_active WHERE switch_id = ?1 AND vsan = ?2",
+    sqlite3_stmt *st = in_vsan(lab, "SELECT zoneset, at_ns FROM zone_active WHERE switch_id = ?1 AND vsan = ?2",
                                sw, vsan, NULL, NULL, NULL);
     bool f = sqlite3_step(st) == SQLITE_ROW;
     if (f) {
