@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* accept4, ppoll */
 #include "serve.h"
 #include "ssh.h"
+#include "http.h"
 #include "telnet.h"
 #include "login_throttle.h"
 #include "session.h"
@@ -59,6 +60,8 @@ struct server {
     struct lab *lab;
     const struct ssh_module *sshm;
     struct ssh_server *ssh;
+    const struct http_module *httpm;
+    struct http_server *http; /* --http */
     struct term_opts topts[MAX_LISTEN]; /* per switch */
     atomic_bool stop;
     pthread_mutex_t mu; /* guards conns and nconns */
@@ -414,6 +417,22 @@ static void init_term_opts(struct server *sv, const struct serve_opts *o)
                                           .stop = &sv->stop};
 }
 
+/* The browser's page, from its module, on the same address (--http). */
+static bool start_http(struct server *sv, const struct serve_opts *o)
+{
+    char err[256] = "";
+    if (o->http_port < 0)
+        return true;
+    struct http_opts ho = {.lab = sv->lab, .bind = o->bind, .port = o->http_port, .idle_timeout = o->idle_timeout,
+                           .stop = &sv->stop};
+    sv->httpm = http_module_load(err, sizeof err);
+    if (!sv->httpm || !(sv->http = sv->httpm->server_new(&ho, err, sizeof err))) {
+        fprintf(stderr, "mdsim: %s\n", err);
+        return false;
+    }
+    return true;
+}
+
 /* Returns the exit code; *stuck is set when sessions outlived the stop. */
 static int serve_lab(struct server *sv, const struct serve_opts *o, const struct addrinfo *ai, bool *stuck)
 {
@@ -431,7 +450,7 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
         return 1;
     }
     init_term_opts(sv, o);
-    if (!open_listeners(sv, ai, o))
+    if (!open_listeners(sv, ai, o) || !start_http(sv, o))
         return 1;
     lab_lock(sv->lab);
     bool recording = series_lab_start(sv->lab); /* a served lab keeps its series (docs/series.md) */
@@ -440,6 +459,10 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
         fprintf(stderr, "mdsim: no memory for the lab's time series; serving without them\n");
     lab_set_realtime(sv->lab, o->speed);
     print_ports(sv, o->bind);
+    if (sv->http) {
+        printf(strchr(o->bind, ':') ? "http://[%s]:%d/\n" : "http://%s:%d/\n", o->bind, sv->httpm->port(sv->http));
+        fflush(stdout);
+    }
     sigset_t block, unblocked;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
@@ -486,6 +509,8 @@ int serve_run(struct lab *lab, const char *db_path, const struct serve_opts *o)
         _exit(rc);
     for (int i = 0; i < sv->nls && !atomic_load(&sv->stop); i++)
         close(sv->ls[i].fd);
+    if (sv->http) /* its consoles end: the stop flag is set */
+        sv->httpm->server_free(sv->http);
     if (sv->ssh)
         sv->sshm->server_free(sv->ssh);
     pthread_cond_destroy(&sv->idle);

@@ -6,7 +6,7 @@ install(TARGETS mdsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Where cli/ssh_load.c looks when the module is not beside the program:
 # MDSIM_MODULE_DIR, reached from the program's directory by a relative
 # path, so a tree unpacked under another root still finds it.
-install(TARGETS mdsim_ssh LIBRARY DESTINATION ${MDSIM_MODULE_DIR})
+install(TARGETS mdsim_ssh mdsim_http LIBRARY DESTINATION ${MDSIM_MODULE_DIR})
 
 # The documentation side by side in docdir (the unit's Documentation=
 # names docdir/systemd.md), the examples in docdir/examples. Debian wants
