@@ -27,13 +27,15 @@ through the configured delays, rate limits and drops.
 
 A lab of several switches is one process and one file, used from a
 console, by replaying scripts and captured transcripts, or served over
-telnet and SSH (a systemd template unit serves one lab per instance).")
+telnet, SSH and a web page with a console per switch (a systemd template
+unit serves one lab per instance).")
 
 # The package is installed under the prefix it was configured for, so the
 # program's relative path to its SSH module holds (scripts/build-deb.sh
 # configures /usr).
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
-# Depends from the ELF files' libraries (dpkg-shlibdeps), stripped files,
+# Depends from the ELF files' libraries (dpkg-shlibdeps: the modules'
+# libssh and libcivetweb too), stripped files,
 # root-owned 0644/0755 control files and directories whatever the umask.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_STRIP_FILES ON)

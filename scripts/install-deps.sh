@@ -26,6 +26,10 @@ PKGS="$PKGS systemd python3-yaml"
 # debconf question (may non-root users capture?) is answered no before
 # the installation, so it asks nothing.
 PKGS="$PKGS tshark"
+# serve --http (docs/http.md): Debian's civetweb builds mdsim_http.so;
+# headless Chromium, its driver and Debian's selenium (for /usr/bin/python3)
+# drive the page in test_http.sh.
+PKGS="$PKGS libcivetweb-dev chromium chromium-driver python3-selenium"
 command -v kubectl > /dev/null || PKGS="$PKGS kubernetes-client"
 missing=""
 for p in $PKGS; do
