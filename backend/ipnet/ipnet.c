@@ -13,12 +13,16 @@ static struct ipport *port_at(struct ipnet *net, int sw, int slot, int port)
     return p->exists ? p : NULL;
 }
 
-struct ipnet *ipnet_new(engine_t *e, int nswitches)
+struct ipnet *ipnet_new(engine_t *e, int nswitches) { return ipnet_new_hosts(e, nswitches, 0); }
+
+struct ipnet *ipnet_new_hosts(engine_t *e, int nswitches, int nhosts)
 {
     struct ipnet *net = calloc(1, sizeof *net);
     if (!net)
         abort();
     net->e = e;
+    net->first_host = nswitches;
+    nswitches += nhosts; /* below: every node */
     net->nsw = nswitches;
     net->ports = calloc((size_t)(nswitches * SLOTS * PORTS), sizeof *net->ports);
     net->routes = calloc((size_t)nswitches + 1, sizeof *net->routes);
@@ -41,6 +45,16 @@ struct ipnet *ipnet_new(engine_t *e, int nswitches)
 }
 
 engine_t *ipnet_engine(struct ipnet *net) { return net->e; }
+int ipnet_first_host(const struct ipnet *net) { return net->first_host; }
+
+void ipnet_register_host(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, ipnet_lost_fn lost, ipnet_render_fn render,
+                         void *ctx)
+{
+    net->host_proto[proto].fn = fn;
+    net->host_proto[proto].lost = lost;
+    net->host_proto[proto].render = render;
+    net->host_proto[proto].ctx = ctx;
+}
 void *ipnet_proto_ctx(struct ipnet *net, uint8_t proto) { return net->proto[proto].ctx; }
 
 static void unbridge(struct ipport *p)
@@ -54,7 +68,10 @@ static void unbridge(struct ipport *p)
 
 static void dgram_end(struct ipnet *net, struct dgram *d)
 {
-    if (!d->delivered && net->proto[d->pkt.proto].lost)
+    bool host = d->pkt.host && d->pkt.proto != IPNET_ICMP;
+    if (!d->delivered && host && net->host_proto[d->pkt.proto].lost)
+        net->host_proto[d->pkt.proto].lost(net->host_proto[d->pkt.proto].ctx, &d->pkt);
+    else if (!d->delivered && !host && net->proto[d->pkt.proto].lost)
         net->proto[d->pkt.proto].lost(net->proto[d->pkt.proto].ctx, &d->pkt);
     d->alive = 0;
     pool_put(&net->dgrams, d);
@@ -278,6 +295,21 @@ static void host_receive(struct ipport *q, struct frame *f, bool wire)
         q->ip_st.in_dgrams++;
         q->ip_st.reasm_ok += d->nfrags > 1;
     }
+    /* a host's stack and a switch's do not speak to each other (ICMP
+     * aside, which every node's stack shares) */
+    bool to_host = q->sw >= net->first_host && d->pkt.proto != IPNET_ICMP;
+    bool from_host = d->pkt.host && d->pkt.proto != IPNET_ICMP;
+    if (complete && (to_host || from_host)) {
+        if (!to_host || !from_host || !net->host_proto[d->pkt.proto].fn) {
+            frame_free(net, f);
+            return;
+        }
+        struct ipnet_pkt pkt = d->pkt;
+        d->delivered = true;
+        frame_free(net, f);
+        net->host_proto[pkt.proto].fn(net->host_proto[pkt.proto].ctx, q->sw, &pkt);
+        return;
+    }
     if (complete && net->proto[d->pkt.proto].fn) {
         struct ipnet_pkt pkt = d->pkt; /* the handler may send, recycling d */
         d->delivered = true;
@@ -500,6 +532,7 @@ bool ipnet_send(struct ipnet *net, int sw, const struct ipnet_pkt *pkt)
         return false;
     struct dgram *d = pool_get(&net->dgrams);
     d->pkt = *pkt;
+    d->pkt.host = sw >= net->first_host && pkt->proto != IPNET_ICMP; /* the sender says, not the field */
     if (!d->pkt.src)
         d->pkt.src = out->ip;
     if (own) { /* its own address: through the stack, not the wire */
@@ -548,7 +581,7 @@ void ipnet_on_link(struct ipnet *net, ipnet_link_fn fn, void *ctx)
  * for the first time (or again after a bridge) is learned, not told. */
 static void tell_links(struct ipnet *net)
 {
-    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++) {
+    for (int i = 0; i < net->first_host * SLOTS * PORTS; i++) {
         struct ipport *p = &net->ports[i];
         if (!p->exists || p->bridge) {
             p->told = false;
@@ -565,7 +598,7 @@ static void tell_links(struct ipnet *net)
 void ipnet_ports_end(struct ipnet *net)
 {
     net->gen++;
-    for (int i = 0; i < net->nsw * SLOTS * PORTS; i++)
+    for (int i = 0; i < net->first_host * SLOTS * PORTS; i++) /* hosts' ports stay */
         if (!net->ports[i].seen && net->ports[i].exists) {
             unbridge(&net->ports[i]);
             net->ports[i].exists = false;
@@ -693,7 +726,7 @@ void ipnet_on_icmp_error(struct ipnet *net, uint8_t proto, ipnet_err_fn fn, void
 
 void ipnet_icmp_error_to(struct ipnet *net, int sw, const struct ipnet_icmp_err *err)
 {
-    if (net->err[err->proto].fn)
+    if (net->err[err->proto].fn && sw < net->first_host)
         net->err[err->proto].fn(net->err[err->proto].ctx, sw, err);
 }
 
@@ -712,7 +745,10 @@ void ipnet_set_render(struct ipnet *net, uint8_t proto, ipnet_render_fn fn, void
 uint32_t ipnet_render(struct ipnet *net, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap)
 {
     uint32_t n = pkt->ip_len - IPNET_HEADER < cap ? pkt->ip_len - IPNET_HEADER : cap;
-    if (net->render[pkt->proto].fn)
+    bool host = pkt->host && pkt->proto != IPNET_ICMP;
+    if (host && net->host_proto[pkt->proto].render)
+        return net->host_proto[pkt->proto].render(net->host_proto[pkt->proto].ctx, pkt, out, cap);
+    if (!host && net->render[pkt->proto].fn)
         return net->render[pkt->proto].fn(net->render[pkt->proto].ctx, pkt, out, cap);
     memset(out, 0, n); /* a protocol that cannot say: zeros */
     return n;

@@ -38,6 +38,7 @@ struct ipnet_pkt {
     uint8_t proto;
     bool df; /* don't fragment */
     uint8_t ttl; /* time to live it leaves with; 0: the default, 255 */
+    bool host;   /* a lab host's stack sent it: ipnet_send sets it (ipnet_register_host) */
     uint32_t ip_len;
     unsigned char payload[IPNET_PAYLOAD_MAX];
 };
@@ -49,9 +50,24 @@ typedef void (*ipnet_rx_fn)(void *ctx, int sw, const struct ipnet_pkt *pkt);
  * netsim, a down port, a missing fragment, the lab closing), so a
  * protocol whose payload holds references can release them. */
 typedef void (*ipnet_lost_fn)(void *ctx, const struct ipnet_pkt *pkt);
+/* How a protocol's message looks on a wire (ipnet_set_render below). */
+typedef uint32_t (*ipnet_render_fn)(void *ctx, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap);
 
 struct ipnet *ipnet_new(engine_t *e, int nswitches);
 void ipnet_free(struct ipnet *net);
+
+/* Hosts of the lab (lab files' `host`, docs/hosts.md): nodes numbered
+ * after the switches (nswitches .. nswitches + nhosts - 1), with ports as
+ * a switch's (a host's ethN is slot 1, port N + 1) that the host feature
+ * declares once: the ports' reconcile leaves them alone and their links
+ * are nobody's log. A host's stack marks its datagrams (pkt.host): those
+ * reach only a host's handlers, registered here per protocol (ICMP stays
+ * the data plane's, for every node), and a switch's datagrams never reach
+ * a host's handlers. */
+struct ipnet *ipnet_new_hosts(engine_t *e, int nswitches, int nhosts);
+int ipnet_first_host(const struct ipnet *net);
+void ipnet_register_host(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, ipnet_lost_fn lost, ipnet_render_fn render,
+                         void *ctx);
 
 /* A protocol's callbacks (lost may be NULL); one per protocol number. */
 void ipnet_register(struct ipnet *net, uint8_t proto, ipnet_rx_fn fn, ipnet_lost_fn lost, void *ctx);
@@ -232,7 +248,6 @@ void ipnet_set_tap(struct ipnet *net, ipnet_tap_fn fn, void *ctx);
  * data, at most cap bytes, into out; returns the length (the protocol's
  * part of ip_len, but for a TCP SYN's options: tcp_seg_render). Only a
  * tap asks. */
-typedef uint32_t (*ipnet_render_fn)(void *ctx, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap);
 void ipnet_set_render(struct ipnet *net, uint8_t proto, ipnet_render_fn fn, void *ctx);
 uint32_t ipnet_render(struct ipnet *net, const struct ipnet_pkt *pkt, uint8_t *out, uint32_t cap);
 

@@ -93,6 +93,13 @@ struct ipnet {
         ipnet_err_fn fn;
         void *ctx;
     } err[IPNET_PROTO_MAX];
+    int first_host; /* nodes from here on are hosts (ipnet_new_hosts) */
+    struct {
+        ipnet_rx_fn fn;
+        ipnet_lost_fn lost;
+        ipnet_render_fn render;
+        void *ctx;
+    } host_proto[IPNET_PROTO_MAX];
 };
 
 /* A port's link as ipnet_link_state says it, from the port itself. */

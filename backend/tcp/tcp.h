@@ -94,6 +94,8 @@ struct tcp_seg {
 
 /* IP total length of a segment: payload + 52 + SACK option bytes. */
 uint32_t tcp_seg_ip_len(const struct tcp_seg *seg);
+/* The window an endpoint with these parameters advertises. */
+#define TCP_RCV_WND_OF(p) ((p)->rcv_wnd_bytes ? (p)->rcv_wnd_bytes : TCP_RCV_WND)
 /* Reference counting for the IP layer (see "Segment references"). */
 void tcp_seg_hold(const struct tcp_seg *seg);
 void tcp_seg_drop(const struct tcp_seg *seg);
@@ -113,6 +115,9 @@ struct tcp_params {
     uint32_t mss;              /* TCP_MSS_MIN .. TCP_MSS_MAX; MTU - 52 */
     uint64_t max_jitter_ns;    /* 0 .. 10 ms: RTT rise above the path's minimum
                                 * that is jitter, not queueing (the shaper) */
+    uint32_t rcv_wnd_bytes;    /* window it advertises: 0 TCP_RCV_WND (FCIP), else
+                                * TCP_MWS_MIN .. TCP_RCV_WND (a host's receive
+                                * socket buffer, docs/hosts.md) */
 };
 
 /* The profile defaults: 1 Gb/s, 500 Mb/s, 1 ms, CWM on 50 KB, SACK on,

@@ -44,7 +44,8 @@ int tcp_params_check(const struct tcp_params *p)
               p->keepalive_ns >= ENGINE_NS_PER_SEC && p->keepalive_ns <= 7200 * ENGINE_NS_PER_SEC &&
               p->send_buffer_bytes <= 8192u * 1024u &&
               p->mss >= TCP_MSS_MIN && p->mss <= TCP_MSS_MAX &&
-              p->max_jitter_ns <= 10 * ENGINE_NS_PER_MS;
+              p->max_jitter_ns <= 10 * ENGINE_NS_PER_MS &&
+              (p->rcv_wnd_bytes == 0 || (p->rcv_wnd_bytes >= TCP_MWS_MIN && p->rcv_wnd_bytes <= TCP_RCV_WND));
     return ok ? 0 : -1;
 }
 
@@ -124,7 +125,7 @@ uint32_t tcp_emit(tcp_conn *c, uint8_t flags, uint64_t seq, uint32_t len)
     s.seq = seq;
     s.len = len;
     s.flags = flags;
-    s.window = TCP_RCV_WND;
+    s.window = TCP_RCV_WND_OF(&c->p);
     s.ts_val = engine_now(c->e);
     s.ts_ecr = c->ts_recent;
     s.stream = c->out;

@@ -89,7 +89,7 @@ static void take_fin(tcp_conn *c)
 void tcp_rcv_data(tcp_conn *c, const struct tcp_seg *seg)
 {
     uint64_t s = seg->seq, e = seg->seq + seg->len;
-    if (e < s || e > c->rcv_nxt + TCP_RCV_WND) {
+    if (e < s || e > c->rcv_nxt + TCP_RCV_WND_OF(&c->p)) {
         c->ack_now = true;      /* beyond the window we advertised: not acceptable */
         return;
     }
