@@ -196,7 +196,8 @@ static int cmd_traceroute(struct session *s, const struct cmd_args *a)
 }
 
 /* `ips measure-rtt`: one echo from the port's address [G: the guide
- * names the command; how the MDS measures is not documented]. */
+ * names the command in its FCIP chapter, hence behind `feature fcip`;
+ * how the MDS measures is not documented]. */
 static int cmd_measure_rtt(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *pa = arg_get(a, "port");
@@ -244,6 +245,6 @@ const struct cmd_def route_cmds[] = {
      cmd_traceroute, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "ips measure-rtt <dest:ipv4> interface gigabitethernet <port:slot/port>",
      "ips: IP storage services\nmeasure-rtt: Measure the round trip time to an address\ndest: Peer address\n" IF_HELP,
-     cmd_measure_rtt, 0, 0, 0},
+     cmd_measure_rtt, 0, GATE_FCIP, 0},
     {0},
 };
