@@ -250,7 +250,13 @@ bool fabric_zoning_merge(struct fabric *fab, int a, int b, int vsan, char *zone,
             return false;
         }
     }
-    struct zoneset_db *u = !x ? zs_copy(y) : !y ? zs_copy(x) : merged(x, y);
+    if (!x || !y) { /* the empty side takes the other's */
+        struct zoneset_db *c = zs_copy(x ? x : y);
+        spread(fab, x ? b : a, vsan, a, b, c, true);
+        zs_free(c);
+        return true;
+    }
+    struct zoneset_db *u = merged(x, y);
     spread(fab, a, vsan, a, b, u, true);
     spread(fab, b, vsan, a, b, u, true);
     zs_free(u);

@@ -68,10 +68,11 @@ static int cmd_zone(struct session *s, const struct cmd_args *a) { return object
 static int cmd_zoneset(struct session *s, const struct cmd_args *a) { return object_cmd(s, a, true); }
 
 /* A member's value as the store keeps it. */
-static int member_value(struct session *s, const struct cmd_args *a, const char **kind, char *value, size_t n)
+static int member_value(struct session *s, const struct cmd_args *a, bool pwwn, const char **kind, char *value,
+                        size_t n)
 {
-    const struct cmd_arg *w = arg_get(a, "wwn");
-    if (w) {
+    if (pwwn) {
+        const struct cmd_arg *w = arg_get(a, "wwn");
         *kind = "pwwn";
         snprintf(value, n, "%02x:%02x:%02x:%02x:%02x:%02x:%02x:%02x", w->wwn[0], w->wwn[1], w->wwn[2], w->wwn[3],
                  w->wwn[4], w->wwn[5], w->wwn[6], w->wwn[7]);
@@ -87,11 +88,11 @@ static int member_value(struct session *s, const struct cmd_args *a, const char 
     return 0;
 }
 
-static int cmd_zone_member(struct session *s, const struct cmd_args *a)
+static int zone_member(struct session *s, const struct cmd_args *a, bool pwwn)
 {
     const char *kind = NULL;
     char value[32];
-    if (member_value(s, a, &kind, value, sizeof value))
+    if (member_value(s, a, pwwn, &kind, value, sizeof value))
         return -1;
     bool has = zone_member_has(s->lab, s->sw, s->ctx.a, s->ctx.name, kind, value);
     if (a->negated && !has)
@@ -105,6 +106,9 @@ static int cmd_zone_member(struct session *s, const struct cmd_args *a)
     zone_member_set(s->lab, s->sw, s->ctx.a, s->ctx.name, kind, value, !a->negated);
     return 0;
 }
+
+static int cmd_member_pwwn(struct session *s, const struct cmd_args *a) { return zone_member(s, a, true); }
+static int cmd_member_fcid(struct session *s, const struct cmd_args *a) { return zone_member(s, a, false); }
 
 static int cmd_zoneset_member(struct session *s, const struct cmd_args *a)
 {
@@ -190,8 +194,8 @@ const struct cmd_def zone_cmds[] = {
     {M_CONFIG_ALL, "[no] zoneset name <sname:word> vsan <vsan-id:1-4093>", SET_HELP, cmd_zoneset, 0, 0, 0},
     {M_CONFIG_ALL, "[no] zoneset activate name <sname:word> vsan <vsan-id:1-4093>",
      SET_HELP "\nactivate: Activate a zoneset", cmd_activate, CMD_PIPE, 0, 0},
-    {M(MODE_ZONE), "[no] member pwwn <wwn:wwn>", MEMBER_HELP, cmd_zone_member, 0, 0, 0},
-    {M(MODE_ZONE), "[no] member fcid <fcid-value:word>", MEMBER_HELP, cmd_zone_member, 0, 0, 0},
+    {M(MODE_ZONE), "[no] member pwwn <wwn:wwn>", MEMBER_HELP, cmd_member_pwwn, 0, 0, 0},
+    {M(MODE_ZONE), "[no] member fcid <fcid-value:word>", MEMBER_HELP, cmd_member_fcid, 0, 0, 0},
     {M(MODE_ZONESET), "[no] member <zname:word>", "member: Add a zone to the zoneset\nzname: Zone name",
      cmd_zoneset_member, 0, 0, 0},
     {M(MODE_EXEC), "clear zone database vsan <vsan-id:1-4093>",

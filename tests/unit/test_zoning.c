@@ -127,6 +127,7 @@ START_TEST(merge_takes_the_union)
     ck_assert_ptr_nonnull(b);
     ck_assert(zs_equal(b, fabric_zoning_active(r.fab, 0, 1)));
     ck_assert(b->merged);
+    ck_assert(!fabric_zoning_active(r.fab, 0, 1)->merged); /* MDS1 kept its own */
 
     rig_free(&r);
     setup();
