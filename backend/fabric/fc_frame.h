@@ -24,6 +24,21 @@ enum fc_kind {
     FC_FCP_RSP,
 };
 
+/* Exchanges a switch originates for an initiator (tape acceleration's
+ * read-ahead, docs/tape-acceleration.md) take OX_IDs from here up; N ports
+ * use those below. */
+#define FC_OX_ID_SWITCH_FIRST 0xF000u
+
+/* Tape acceleration's marks on frames crossing an FCIP link (what the two
+ * ends of the link tell each other about an exchange). */
+enum fc_ta_mark {
+    FC_TA_NONE,
+    FC_TA_NO_PROXY, /* a write CMND whose XFER_RDY the host end did not proxy */
+    FC_TA_READ_START, /* a read CMND that missed the host end's cache: read ahead */
+    FC_TA_READ_MORE,  /* a read served from the cache: read one block more */
+    FC_TA_AHEAD,      /* data or status of a read-ahead, for the host end's cache */
+};
+
 /* A data pattern: what the payload bytes of data frames look like. */
 struct fc_pattern;
 
@@ -38,6 +53,9 @@ struct fc_frame {
     const struct fc_pattern *pattern; /* NULL: not compressible data (headers, ELS) */
     uint32_t fcp_dl;        /* FCP_CMND, XFER_RDY, DATA: the transfer length */
     bool fcp_write;         /* FCP_CMND: WRDATA (else RDDATA); DATA: a write's (the originator sends) */
+    bool fcp_tape;          /* FCP_CMND: a sequential-access (tape) READ(6)/WRITE(6) */
+    uint8_t ta;             /* enum fc_ta_mark */
+    uint8_t ta_ahead;       /* FC_TA_READ_START: how many blocks to read ahead */
     uint32_t rel_off;       /* FCP_DATA: the payload's offset in the transfer (captures draw it) */
     uint16_t seq_cnt;       /* FCP_DATA: the frame's number in its sequence */
     uint64_t t0;            /* the originator's send time */

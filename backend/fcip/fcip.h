@@ -45,6 +45,7 @@ struct fcip_if_conf {
     int tcp_connections;    /* 1 or 2 (default 2) */
     enum fcip_compression compression;
     bool write_acc, tape_acc; /* tape_acc implies write_acc */
+    uint32_t tape_buf_kb;     /* tape acceleration's flow-control buffer, 0 auto */
     bool time_stamp;
     int ts_diff_ms;         /* acceptable difference, 2000 */
     enum fcip_trunk_mode trunk_mode;

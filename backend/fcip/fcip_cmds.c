@@ -223,12 +223,14 @@ static int cmd_write_acc(struct session *s, const struct cmd_args *a)
     bool tape = arg_has(a, "tape-accelerator");
     if (a->negated) {
         iset(s, FI_TAPE_ACC, 0);
+        iset(s, FI_TAPE_BUF, 0);
         if (!tape)
             iset(s, FI_WRITE_ACC, 0);
         return 0;
     }
     iset(s, FI_WRITE_ACC, 1);
     iset(s, FI_TAPE_ACC, tape);
+    iset(s, FI_TAPE_BUF, arg_num(a, "kb", 0)); /* `auto` or none: 0 */
     return 0;
 }
 
@@ -463,8 +465,11 @@ const struct cmd_def fcip_cmds[] = {
             "compression for high bandwidth links\nmode2: Moderate compression for medium bandwidth links\nmode3: "
             "High compression for low bandwidth links",
             cmd_compression),
-    FCIP_IF("[no] write-accelerator [tape-accelerator]",
-            "write-accelerator: Enable write acceleration\ntape-accelerator: Enable tape acceleration", cmd_write_acc),
+    FCIP_IF("[no] write-accelerator [tape-accelerator [flow-control-buffer-size {auto | <kb:64-32768>}]]",
+            "write-accelerator: Enable write acceleration\ntape-accelerator: Enable tape acceleration\n"
+            "flow-control-buffer-size: Set the tape acceleration flow control buffer size (KB)\n"
+            "auto: Size the buffer from the link's bandwidth and round trip\nkb: Buffer size in KB",
+            cmd_write_acc),
     FCIP_IF("time-stamp [acceptable-diff <ms:500-10000>]",
             "time-stamp: Enable time stamp checking\nacceptable-diff: Configure acceptable time difference\nms: "
             "Enter the time difference in ms",

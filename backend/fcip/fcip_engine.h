@@ -21,6 +21,7 @@ struct cmd_args;
 int fcip_show_interface(struct session *s, const struct cmd_args *a);
 int fcip_show_summary(struct session *s, const struct cmd_args *a);
 int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a);
+int fcip_show_tape_sessions(struct session *s, const struct cmd_args *a);
 void fcip_show_brief(struct session *s);
 void fcip_show_interfaces(struct session *s);
 void fcip_show_descriptions(struct session *s);
@@ -39,6 +40,11 @@ void fcip_clear_all_counters(struct session *s);
      fcip_show_interface, CMD_PIPE, GATE_FCIP, 0},                                                                 \
         {M(MODE_EXEC), "show fcip summary", "fcip: FCIP information\nsummary: Summary of the FCIP interfaces",      \
          fcip_show_summary, CMD_PIPE, GATE_FCIP, 0},                                                               \
+        {M(MODE_EXEC), "show fcip tape-session tunnel <id:1-255@fcip-if> {host-end | targ-end}",                  \
+         "fcip: FCIP information\ntape-session: Tape acceleration sessions\ntunnel: FCIP interface\n"             \
+         "id: Interface number\nhost-end: Sessions whose host is on this switch\n"                                \
+         "targ-end: Sessions whose tape drive is on this switch",                                                 \
+         fcip_show_tape_sessions, CMD_PIPE, GATE_FCIP, 0},                                                         \
         {M(MODE_EXEC), "show ips stats tcp interface gigabitethernet <port:slot/port> [detail]",                   \
          "ips: IP storage\nstats: Statistics\ntcp: TCP statistics\ninterface: Interface\n"                           \
          "gigabitethernet: Gigabit Ethernet interface\nport: Slot/port\ndetail: Detailed statistics",             \

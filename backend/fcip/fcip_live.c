@@ -106,8 +106,12 @@ static void peer_lines(struct session *s, const struct view *v)
         cmd_printf(s, "      Peer Internet address is %s and port is %d\n", ip, v->ic.peer_port);
     cmd_printf(s, "      Write acceleration mode is configured %s%s\n", v->ic.write_acc ? "on" : "off",
                v->ic.write_acc && v->st.state >= FCIP_UP && !v->st.write_acc_active ? ", operationally off" : "");
-    cmd_printf(s, "      Tape acceleration mode is configured %s\n", v->ic.tape_acc ? "on" : "off");
-    cmd_printf(s, "      Tape Accelerator flow control buffer size is automatic\n");
+    cmd_printf(s, "      Tape acceleration mode is configured %s%s\n", v->ic.tape_acc ? "on" : "off",
+               v->ic.tape_acc && v->st.state >= FCIP_UP && !v->st.tape_acc_active ? ", operationally off" : "");
+    if (v->ic.tape_buf_kb)
+        cmd_printf(s, "      Tape Accelerator flow control buffer size is %u KBytes\n", v->ic.tape_buf_kb);
+    else
+        cmd_printf(s, "      Tape Accelerator flow control buffer size is automatic\n");
     if (v->ic.compression == FCIP_COMP_OFF)
         cmd_printf(s, "      IP Compression is disabled\n");
     else
@@ -195,6 +199,31 @@ static void counter_lines(struct session *s, const struct view *v)
     cmd_printf(s, "         %llu Error frames\n", (unsigned long long)st->dropped);
 }
 
+/* `show interface fcipN counters` with tape acceleration on (S15). */
+static void tape_lines(struct session *s, const struct view *v)
+{
+    const struct fcip_tape_stats *t = &v->st.tape;
+    if (!v->ic.tape_acc)
+        return;
+    cmd_printf(s, "    Tape Accelerator statistics\n");
+    cmd_printf(s, "      %llu Host Tape Sessions\n      %llu Target Tape Sessions\n",
+               (unsigned long long)t->host_sessions, (unsigned long long)t->target_sessions);
+    cmd_printf(s, "      Host End statistics\n");
+    cmd_printf(s, "        Received %llu writes, %llu good status, %llu bad status\n", (unsigned long long)t->writes,
+               (unsigned long long)t->good_status, (unsigned long long)t->bad_status);
+    cmd_printf(s, "        Sent %llu proxy status, %llu not proxied\n", (unsigned long long)t->proxy_status,
+               (unsigned long long)t->not_proxied);
+    cmd_printf(s, "        Estimated Write buffer %llu writes %llu bytes\n", (unsigned long long)t->write_buf_writes,
+               (unsigned long long)t->write_buf_bytes);
+    cmd_printf(s, "        Received %llu reads, %llu status\n", (unsigned long long)t->reads,
+               (unsigned long long)t->read_status);
+    cmd_printf(s, "        Sent %llu cached reads\n", (unsigned long long)t->cached_reads);
+    cmd_printf(s, "        Read buffer %llu reads, %llu bytes\n", (unsigned long long)t->read_buf_reads,
+               (unsigned long long)t->read_buf_bytes);
+    cmd_printf(s, "      Target End statistics\n");
+    cmd_printf(s, "        Sent %llu read-ahead reads\n", (unsigned long long)t->ahead_reads);
+}
+
 static void show_one(struct session *s, int id)
 {
     struct view v;
@@ -260,6 +289,7 @@ static void counters_each(void *ctx, const struct fcip_if_conf *ic)
     cmd_printf(s, "fcip%d\n", ic->id);
     tcp_lines(s, &v);
     counter_lines(s, &v);
+    tape_lines(s, &v);
     cmd_printf(s, "\n");
 }
 
@@ -284,6 +314,7 @@ int fcip_show_interface(struct session *s, const struct cmd_args *a)
         cmd_printf(s, "fcip%d\n", id);
         tcp_lines(s, &v);
         counter_lines(s, &v);
+        tape_lines(s, &v);
     } else if (arg_has(a, "description")) {
         cmd_printf(s, "\n-------------------------------------------------------------------------------\n"
                       "Interface          Description\n"
@@ -465,4 +496,45 @@ void fcip_clear_all_counters(struct session *s)
 {
     if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
         fcip_ifs_each(s->lab, s->sw, clear_each, s);
+}
+
+/* `show fcip tape-session tunnel N {host-end | targ-end}` (S15). */
+struct tape_walk {
+    struct session *s;
+    bool host_end;
+    int n;
+};
+
+static void tape_session_row(void *ctx, const struct fcip_tape_session *t)
+{
+    struct tape_walk *w = ctx;
+    cmd_printf(w->s, "%s Tape Session #%d\n", w->host_end ? "Host" : "Target", ++w->n);
+    cmd_printf(w->s, "  FCID 0x%06X, VSAN %u, LUN 0x0000\n", t->target, t->vsan);
+    cmd_printf(w->s, "  Outstanding Exchanges %u, Outstanding Writes %u\n", t->outstanding_exchanges,
+               t->outstanding_writes);
+    cmd_printf(w->s, "  Host End Read Buffering %llu Bytes, Auto Max Read Blocks %d\n",
+               (unsigned long long)t->read_buf_bytes, t->max_read_blocks);
+}
+
+static void tape_session_count(void *ctx, const struct fcip_tape_session *t)
+{
+    (void)t;
+    ((struct tape_walk *)ctx)->n++;
+}
+
+int fcip_show_tape_sessions(struct session *s, const struct cmd_args *a)
+{
+    int id = (int)arg_num(a, "id", 0);
+    struct fcip_if_conf ic;
+    if (!fcip_if_get(s->lab, s->sw, id, &ic))
+        return cmd_error(s, "%% Invalid interface format");
+    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, id);
+    struct tape_walk w = {s, arg_has(a, "host-end"), 0};
+    if (t)
+        fcip_tunnel_tape_sessions(t, w.host_end, tape_session_count, &w);
+    cmd_printf(s, "%s TAPE SESSIONS (%d entries TOTAL entries %d)\n", w.host_end ? "HOST" : "TARGET", w.n, w.n);
+    w.n = 0;
+    if (t)
+        fcip_tunnel_tape_sessions(t, w.host_end, tape_session_row, &w);
+    return 0;
 }

@@ -65,6 +65,8 @@ static void apply_if(void *arg, const struct fcip_if_conf *ic)
         .nconn = ic->tcp_connections,
         .comp = ic->compression,
         .write_acc = ic->write_acc,
+        .tape_acc = ic->tape_acc,
+        .tape_buf_kb = ic->tape_buf_kb,
         .trunk = ic->trunk_mode,
         .allowed = ic->allowed,
         .port_vsan = vsan_port_vsan(x->lab, x->sw, ifname),

@@ -126,7 +126,9 @@ static void render_if(struct lab *lab, int sw, strbuf *out, const struct fcip_if
         sb_printf(out, "  tcp-connections %d\n", c->tcp_connections);
     if (c->compression != FCIP_COMP_OFF)
         sb_printf(out, "  ip-compression %s\n", comp[c->compression]);
-    if (c->write_acc)
+    if (c->write_acc && c->tape_acc && c->tape_buf_kb)
+        sb_printf(out, "  write-accelerator tape-accelerator flow-control-buffer-size %u\n", c->tape_buf_kb);
+    else if (c->write_acc)
         sb_printf(out, "  write-accelerator%s\n", c->tape_acc ? " tape-accelerator" : "");
     if (c->time_stamp && c->ts_diff_ms != 2000)
         sb_printf(out, "  time-stamp acceptable-diff %d\n", c->ts_diff_ms);

@@ -30,7 +30,7 @@ static const char *const iset[FI_COUNT] = {
     [FI_WRITE_ACC] = ISET("write_acc"), [FI_TAPE_ACC] = ISET("tape_acc"), [FI_TIME_STAMP] = ISET("time_stamp"),
     [FI_TS_DIFF] = ISET("ts_diff_ms"), [FI_SHUTDOWN] = ISET("shutdown"), [FI_TRUNK_MODE] = ISET("trunk_mode"),
     [FI_ALLOWED] = ISET("allowed_vsans"), [FI_DESCRIPTION] = ISET("description"),
-    [FI_SF_WWN] = ISET("sf_peer_wwn"), [FI_SF_PROFILE] = ISET("sf_profile"),
+    [FI_SF_WWN] = ISET("sf_peer_wwn"), [FI_SF_PROFILE] = ISET("sf_profile"), [FI_TAPE_BUF] = ISET("tape_buf_kb"),
 };
 
 static sqlite3_stmt *keyed(struct lab *lab, const char *sql, int sw, int id)
@@ -199,7 +199,7 @@ bool fcip_if_get(struct lab *lab, int sw, int id, struct fcip_if_conf *c)
     sqlite3_stmt *st = keyed(lab,
                              "SELECT profile, peer_ip, peer_port, passive, tcp_conns, compression, write_acc, tape_acc,"
                              " time_stamp, ts_diff_ms, trunk_mode, allowed_vsans, description, shutdown,"
-                             " sf_peer_wwn, sf_profile"
+                             " sf_peer_wwn, sf_profile, tape_buf_kb"
                              " FROM fcip_if WHERE switch_id = ?1 AND id = ?2",
                              sw, id);
     memset(c, 0, sizeof *c);
@@ -230,6 +230,7 @@ bool fcip_if_get(struct lab *lab, int sw, int id, struct fcip_if_conf *c)
     const char *wwn = (const char *)sqlite3_column_text(st, 14);
     c->special_frame = wwn && fcip_wwn_parse(wwn, c->sf_peer_wwn);
     c->sf_profile = sqlite3_column_int(st, 15); /* NULL reads 0 */
+    c->tape_buf_kb = (uint32_t)sqlite3_column_int(st, 16);
     sqlite3_reset(st);
     return true;
 }

@@ -64,8 +64,13 @@ static void payload(const struct fc_frame *f, uint8_t *p)
 {
     if (f->kind == FC_FCP_CMND) {
         p[11] = f->fcp_write ? 0x01 : 0x02;           /* WRDATA / RDDATA */
-        p[12] = f->fcp_write ? 0x2A : 0x28;           /* WRITE(10) / READ(10), LBA 0 */
-        put(p + 19, f->fcp_dl / 512u, 2);             /* blocks of 512 bytes */
+        if (f->fcp_tape) {                            /* WRITE(6) / READ(6) of a tape, variable block */
+            p[12] = f->fcp_write ? 0x0A : 0x08;
+            put(p + 14, f->fcp_dl, 3);                /* transfer length in bytes */
+        } else {
+            p[12] = f->fcp_write ? 0x2A : 0x28;       /* WRITE(10) / READ(10), LBA 0 */
+            put(p + 19, f->fcp_dl / 512u, 2);         /* blocks of 512 bytes */
+        }
         put(p + 28, f->fcp_dl, 4);                    /* FCP_DL */
     } else if (f->kind == FC_FCP_XFER_RDY) {
         put(p + 4, f->fcp_dl, 4);                     /* burst length; offset 0 */

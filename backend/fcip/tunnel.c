@@ -2,6 +2,7 @@
 #include "compress.h"
 #include "fspf.h"
 #include "fabric/zoning.h"
+#include "tape.h"
 #include "fcip_wire.h"
 #include "engine/ewma.h"
 #include <stddef.h>
@@ -27,7 +28,7 @@ struct link_params {
     enum fcip_trunk_mode trunk;
     struct vsan_set allowed, vsans;
     int port_vsan;
-    bool write_acc, connector;
+    bool write_acc, tape_acc, connector;
     int nconn;
     int e_d_tov_ms, r_a_tov_ms;
 };
@@ -81,6 +82,7 @@ struct fcip_tunnel {
         uint16_t ox_id;
     } wa[FCIP_WA_MAX];
     int nwa;
+    struct fcip_tape *tape; /* while tape acceleration runs on the link */
     struct fcip_status st; /* counters and last change */
     struct ewma_rate in_rate, out_rate; /* FC frames, `5 minutes` */
 };
@@ -501,6 +503,8 @@ static void isl_down(struct fcip_tunnel *t)
     }
     t->isl = 0;
     memset(&t->up, 0, sizeof t->up);
+    fcip_tape_free(t->tape);
+    t->tape = NULL;
 }
 
 /* Everything down; an end that opens connections tries again later. */
@@ -630,7 +634,7 @@ static bool wa_swallow(struct fcip_tunnel *t, const struct fc_frame *f)
 
 static void wa_remember(struct fcip_tunnel *t, const struct fc_frame *f)
 {
-    if (!t->st.write_acc_active || f->kind != FC_FCP_CMND || !f->fcp_write)
+    if (!t->st.write_acc_active || f->kind != FC_FCP_CMND || !f->fcp_write || f->ta == FC_TA_NO_PROXY)
         return;
     if (t->nwa == FCIP_WA_MAX) { /* forget the oldest: its XFER_RDY then crosses, harmless */
         memmove(&t->wa[0], &t->wa[1], sizeof t->wa[0] * (FCIP_WA_MAX - 1));
@@ -654,7 +658,9 @@ static void tunnel_send(struct fcip_tunnel *t, struct fc_frame *f)
         fabric_frame_free(t->fe->fab, f);
         return;
     }
-    bool proxy = t->st.write_acc_active && f->kind == FC_FCP_CMND && f->fcp_write;
+    if (t->tape && fcip_tape_outbound(t->tape, f))
+        return;
+    bool proxy = t->st.write_acc_active && f->kind == FC_FCP_CMND && f->fcp_write && f->ta != FC_TA_NO_PROXY;
     struct fc_frame cmnd = *f; /* the proxy answers it after it is queued: data must follow it */
     compress_stage(t, f);
     if (ep->queued + f->carrier_len > FCIP_BACKLOG_MAX) {
@@ -696,9 +702,9 @@ static void send_params(struct fcip_tunnel *t)
     struct link_params *p = malloc(sizeof *p);
     if (!p)
         abort();
-    *p = (struct link_params){ILS_CMD_ELP,       t->conf.sw,       t->conf.trunk,     t->conf.allowed, {{0}},
-                              t->conf.port_vsan, t->conf.write_acc, t->connector,    t->conf.nconn,
-                              t->conf.e_d_tov_ms, t->conf.r_a_tov_ms};
+    *p = (struct link_params){ILS_CMD_ELP,        t->conf.sw,        t->conf.trunk,     t->conf.allowed, {{0}},
+                              t->conf.port_vsan,  t->conf.write_acc, t->conf.tape_acc,  t->connector,
+                              t->conf.nconn,      t->conf.e_d_tov_ms, t->conf.r_a_tov_ms};
     local_vsans(t, &p->vsans);
     t->sent_vsans = p->vsans;
     struct fc_frame *f = fabric_frame_new(t->fe->fab);
@@ -787,6 +793,35 @@ static void describe_isl(struct fcip_tunnel *t)
     fabric_isl_describe(t->fe->fab, t->isl, &info);
 }
 
+/* Tape acceleration's flow-control buffer: as configured, else the
+ * link's bandwidth-delay product (the profile's maximum bandwidth over the
+ * data connection's smoothed round trip, the profile's before it has one). */
+static uint64_t tape_buf(void *ctx)
+{
+    struct fcip_tunnel *t = ctx;
+    if (t->conf.tape_buf_kb)
+        return (uint64_t)t->conf.tape_buf_kb * 1024u;
+    struct endpoint *ep = t->ep[1] ? t->ep[1] : t->ep[0];
+    uint64_t rtt = t->conf.tcp.rtt_cfg_ns;
+    if (ep && ep->c) {
+        struct tcp_stats ts;
+        tcp_stats_get(ep->c, &ts);
+        rtt = ts.srtt_ns ? ts.srtt_ns : rtt;
+    }
+    uint64_t b = t->conf.tcp.max_bw_bps / 8u * rtt / ENGINE_NS_PER_SEC;
+    return b < FCIP_TAPE_BUF_MIN_KB * 1024u   ? FCIP_TAPE_BUF_MIN_KB * 1024u
+           : b > FCIP_TAPE_BUF_MAX_KB * 1024u ? FCIP_TAPE_BUF_MAX_KB * 1024u
+                                               : b;
+}
+
+static void tape_start(struct fcip_tunnel *t)
+{
+    if (!t->st.tape_acc_active || t->tape)
+        return;
+    struct fcip_tape_link link = {t->fe->e, t->fe->fab, t->conf.sw, tape_buf, isl_send, t};
+    t->tape = fcip_tape_new(&link);
+}
+
 /* A trunk stays up while it has a VSAN in common with its peer, even
  * when every such VSAN is isolated; an E port needs its port VSAN up. */
 static void bring_up(struct fcip_tunnel *t)
@@ -801,6 +836,8 @@ static void bring_up(struct fcip_tunnel *t)
     describe_isl(t);
     t->st.peer_sw = t->peer.sw;
     t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
+    t->st.tape_acc_active = t->st.write_acc_active && t->conf.tape_acc && t->peer.tape_acc;
+    tape_start(t);
     bool trunk = trunking(t->conf.trunk, t->peer.trunk);
     bool common = !vsan_set_empty(&t->up) || !vsan_set_empty(&t->overlap) || !vsan_set_empty(&t->zone_conflict),
          told;
@@ -894,6 +931,9 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
         return;
     }
     wa_remember(t, f);
+    if (t->tape && fcip_tape_inbound(t->tape, f))
+        return;
+    f->ta = FC_TA_NONE;
     fabric_send(t->fe->fab, t->conf.sw, f);
 }
 
@@ -1074,7 +1114,7 @@ static bool endpoints_differ(const struct fcip_tunnel_conf *a, const struct fcip
 {
     return a->admin_up != b->admin_up || a->local_ip != b->local_ip || a->local_port != b->local_port ||
            a->peer_ip != b->peer_ip || a->peer_port != b->peer_port || a->passive != b->passive ||
-           a->nconn != b->nconn;
+           a->nconn != b->nconn || a->tape_acc != b->tape_acc; /* tape acceleration starts the link over */
 }
 
 static bool trunk_differs(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
@@ -1183,6 +1223,9 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
     st->out_bps = ewma_rate_bps(&t->out_rate, tnow);
     st->out_fps = ewma_rate_fps(&t->out_rate, tnow);
     st->up = t->up;
+    st->tape_buf_bytes = tape_buf(t);
+    if (t->tape)
+        fcip_tape_stats(t->tape, &st->tape);
     st->nconn_up = 0;
     for (int i = 0; i < 2; i++) {
         struct endpoint *ep = t->ep[i];
@@ -1200,13 +1243,23 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
 
 const struct fspf_link *fcip_tunnel_fspf(const struct fcip_tunnel *t) { return t->fspf; }
 
+void fcip_tunnel_tape_sessions(const struct fcip_tunnel *t, bool host_end,
+                               void (*fn)(void *ctx, const struct fcip_tape_session *s), void *ctx)
+{
+    if (t->tape)
+        fcip_tape_sessions(t->tape, host_end, fn, ctx);
+}
+
 void fcip_tunnel_clear_counters(struct fcip_tunnel *t)
 {
     uint64_t last_change = t->st.last_change_ns;
     int peer = t->st.peer_sw;
     struct vsan_set isolated = t->st.isolated;
-    bool wa = t->st.write_acc_active;
+    bool wa = t->st.write_acc_active, ta = t->st.tape_acc_active;
     memset(&t->st, 0, sizeof t->st);
+    t->st.tape_acc_active = ta;
+    if (t->tape)
+        fcip_tape_clear_stats(t->tape);
     t->st.last_change_ns = last_change;
     t->st.peer_sw = peer;
     t->st.isolated = isolated;

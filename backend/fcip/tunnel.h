@@ -27,6 +27,7 @@
 #include "tcp/tcp.h"
 #include "fabric/fabric.h"
 #include "fcip.h" /* enum fcip_compression, enum fcip_trunk_mode */
+#include "tape.h"
 
 struct ipnet;
 struct fcip_engine;
@@ -57,6 +58,8 @@ struct fcip_tunnel_conf {
     bool pmtu;          /* `tcp pmtu-enable`: fragmentation needed lowers the MSS */
     enum fcip_compression comp;
     bool write_acc;
+    bool tape_acc;        /* with write_acc */
+    uint32_t tape_buf_kb; /* its flow-control buffer, 0: automatic */
     enum fcip_trunk_mode trunk;
     struct vsan_set allowed;
     int port_vsan;
@@ -137,6 +140,9 @@ struct fcip_status {
     uint64_t comp_in, comp_out;   /* bytes before and after the compressor (data frames) */
     uint64_t decomp_in, decomp_out;
     bool write_acc_active;        /* configured at both ends */
+    bool tape_acc_active;         /* the same */
+    uint64_t tape_buf_bytes;      /* its flow-control buffer now (the automatic one follows the link) */
+    struct fcip_tape_stats tape;
 };
 
 struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabric *fab);
@@ -158,6 +164,10 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st);
 /* `clear counters`: frames, bytes, rates, drops, compression, attempts. */
 void fcip_tunnel_clear_counters(struct fcip_tunnel *t);
 const char *fcip_state_text(enum fcip_state s);
+/* `show fcip tape-session tunnel N host-end|targ-end`: its tape sessions
+ * while tape acceleration runs on it. */
+void fcip_tunnel_tape_sessions(const struct fcip_tunnel *t, bool host_end,
+                               void (*fn)(void *ctx, const struct fcip_tape_session *s), void *ctx);
 /* Its FSPF hellos and neighbors (fspf.h); never NULL. */
 const struct fspf_link *fcip_tunnel_fspf(const struct fcip_tunnel *t);
 

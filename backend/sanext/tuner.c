@@ -231,13 +231,14 @@ static void issue(struct cmd *c, struct exchange *x)
             c->retry = engine_after(np->t->e, TUNER_RETRY_NS, retry_event, c);
         return;
     }
-    if (++np->next_ox == 0)
+    if (++np->next_ox >= FC_OX_ID_SWITCH_FIRST) /* those above are the switches' (tape read-ahead) */
         np->next_ox = 1;
     *x = (struct exchange){.cmd = c, .ox_id = np->next_ox, .target = target, .started = now(np->t)};
     c->issued++;
     struct fc_frame *f = frame(np, target, FC_FCP_CMND, x->ox_id, TUNER_CMND_BYTES);
     f->fcp_dl = c->conf.size;
     f->fcp_write = is_write(c->conf.op);
+    f->fcp_tape = c->conf.op == TUNER_TAPE_READ || c->conf.op == TUNER_TAPE_WRITE;
     x->timer = engine_after(np->t->e, TUNER_IO_TIMEOUT_NS, io_timeout, x);
     fabric_send(np->t->fab, np->conf.sw, f);
 }
