@@ -247,6 +247,7 @@ static void tcp_out(void *ctx, const struct tcp_seg *seg, uint32_t ip_len)
     pkt.dst = ep->pip;
     pkt.proto = IPNET_TCP;
     pkt.df = true;
+    pkt.ttl = 0; /* the default: routers count it down (docs/routing.md) */
     pkt.ip_len = ip_len;
     const uint16_t ports[2] = {ep->lport, ep->pport};
     memcpy(pkt.payload + offsetof(struct tcp_dgram, sport), ports, sizeof ports);

@@ -28,9 +28,9 @@ static bool own_address(struct lab *lab, int sw, uint32_t ip)
     return false;
 }
 
-static int cmd_ip_route(struct session *s, const struct cmd_args *a)
+static int ip_route(struct session *s, const struct cmd_args *a, const struct cmd_arg *hop,
+                    const struct cmd_arg *port)
 {
-    const struct cmd_arg *hop = arg_get(a, "nexthop"), *port = arg_get(a, "port");
     struct ipnet_route r = {arg_get(a, "dest")->ip, arg_get(a, "mask")->ip, hop ? hop->ip : 0, port ? port->slot : 0,
                             port ? port->port : 0};
     char d[16], m[16];
@@ -52,6 +52,18 @@ static int cmd_ip_route(struct session *s, const struct cmd_args *a)
         return cmd_error(s, "%% Too many static routes (at most %d)", IPNET_ROUTES_MAX);
     route_add(s->lab, s->sw, &r);
     return 0;
+}
+
+/* `ip route DEST MASK NEXTHOP [interface ...]` */
+static int cmd_route_hop(struct session *s, const struct cmd_args *a)
+{
+    return ip_route(s, a, arg_get(a, "nexthop"), arg_get(a, "port"));
+}
+
+/* `ip route DEST MASK interface ...` */
+static int cmd_route_if(struct session *s, const struct cmd_args *a)
+{
+    return ip_route(s, a, NULL, arg_get(a, "port"));
 }
 
 static void prefix(const struct ipnet_route *r, char *buf, size_t n)
@@ -235,9 +247,9 @@ static int cmd_measure_rtt(struct session *s, const struct cmd_args *a)
 #define SHOW_HELP "ip: Display IP information\nroute: Display the routing table\n"
 const struct cmd_def route_cmds[] = {
     {M(MODE_CONFIG), "[no] ip route <dest:ipv4> <mask:netmask> <nexthop:ipv4> [interface gigabitethernet <port:slot/port>]",
-     ROUTE_HELP "nexthop: Next hop address\n" IF_HELP, cmd_ip_route, 0, 0, 0},
+     ROUTE_HELP "nexthop: Next hop address\n" IF_HELP, cmd_route_hop, 0, 0, 0},
     {M(MODE_CONFIG), "[no] ip route <dest:ipv4> <mask:netmask> interface gigabitethernet <port:slot/port>",
-     ROUTE_HELP IF_HELP, cmd_ip_route, 0, 0, 0},
+     ROUTE_HELP IF_HELP, cmd_route_if, 0, 0, 0},
     {M(MODE_EXEC), "show ip route", SHOW_HELP, show_ip_route, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show ips ip route", "ips: IP storage services information\n" SHOW_HELP, show_ip_route, CMD_PIPE,
      0, 0},
