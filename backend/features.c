@@ -10,6 +10,7 @@ extern const struct feature system_feature, config_feature, user_feature, line_f
     fctimer_feature, series_feature, capture_feature;
 extern const struct feature fspf_feature;
 extern const struct feature route_feature;
+extern const struct feature host_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -20,6 +21,7 @@ const struct feature *const features[] = {
     &mgmt_feature,
     &ipnet_feature,
     &route_feature, /* after the ports: its routes name them */
+    &host_feature, /* after the routers: its cables may reach their ports */
     &netsim_feature,
     &fabric_feature, /* before fcip: its engine and VSANs are what the tunnels join */
     &fcip_feature,

@@ -145,6 +145,15 @@ static bool is_comment(const char *l) { return l[0] == '!' && (l[1] == ' ' || l[
 static const char *parse_prompt(const char *l, char *host, size_t n)
 {
     size_t i = 0;
+    if (strncmp(l, "root@", 5) == 0) { /* a lab host's shell: "root@H1:~# cmd" (docs/hosts.md) */
+        size_t hl = strspn(l + 5, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+        if (hl == 0 || hl >= n || strncmp(l + 5 + hl, ":~#", 3) != 0)
+            return NULL;
+        memcpy(host, l + 5, hl);
+        host[hl] = '\0';
+        i = 5 + hl + 3;
+        return l + i + (l[i] == ' ');
+    }
     if (!isalpha((unsigned char)l[0]))
         return NULL;
     while (isalnum((unsigned char)l[i]) || l[i] == '-' || l[i] == '_')
@@ -168,6 +177,10 @@ static const char *parse_prompt(const char *l, char *host, size_t n)
  * mdsim has no such mode; its suffix text in name. */
 static int prompt_mode(const char *line, const char *cmd, char *name, size_t n)
 {
+    if (strncmp(line, "root@", 5) == 0) {
+        snprintf(name, n, "host");
+        return MODE_HOST;
+    }
     const char *open = memchr(line, '(', (size_t)(cmd - line));
     const char *close = open ? memchr(open, ')', (size_t)(cmd - open)) : NULL;
     if (!close) {
@@ -241,6 +254,15 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
     int t = prompt_mode(line, cmd, name, sizeof name);
     if (t < 0) {
         say_error(r, "%s:%d: cannot reach mode %s: mdsim has no such mode; line skipped\n", file, ln, name);
+        return false;
+    }
+    if ((t == MODE_HOST) != (s->mode == MODE_HOST)) { /* a switch's prompt on a host, or the reverse */
+        char who[64];
+        lab_lock(r->lab);
+        snprintf(who, sizeof who, "%s", lab_hostname(r->lab, r->cur));
+        lab_unlock(r->lab);
+        say_error(r, "%s:%d: the prompt is a %s's, but %s is a %s; line skipped\n", file, ln,
+                  t == MODE_HOST ? "host" : "switch", who, s->mode == MODE_HOST ? "host" : "switch");
         return false;
     }
     for (int step = 0; s->mode != (enum mode)t; step++) {
@@ -665,7 +687,7 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
         return rc;
     }
     lab_lock(lab);
-    int nsw = lab_switch_count(lab);
+    int nsw = lab_node_count(lab); /* a session for each switch and host */
     lab_unlock(lab);
     struct replay r = {.lab = lab, .o = o, .sess = calloc((size_t)nsw, sizeof(struct session)),
                        .open = calloc((size_t)nsw, sizeof(bool)), .cur = o->start_switch,

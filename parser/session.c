@@ -82,7 +82,7 @@ void session_init(struct session *s, struct lab *lab, int sw, struct session_io 
     memset(s, 0, sizeof *s);
     s->lab = lab;
     s->sw = sw;
-    s->mode = MODE_EXEC;
+    s->mode = host->is_host && host->is_host(lab, sw) ? MODE_HOST : MODE_EXEC;
     s->term_length = 24;
     s->term_width = 80;
     s->io = io;
@@ -95,7 +95,10 @@ void session_free(struct session *s) { sb_free(&s->out); }
 
 void session_prompt(const struct session *s, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s%s# ", host->hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
+    if (s->mode == MODE_HOST) /* a Linux root shell's */
+        snprintf(buf, n, "root@%s%s# ", host->hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
+    else
+        snprintf(buf, n, "%s%s# ", host->hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
 }
 
 void cmd_printf(struct session *s, const char *fmt, ...)
@@ -166,9 +169,32 @@ static struct match_env env_for(struct session *s, enum mode m)
 
 /* The caret goes under byte `off` of `line`, which starts at screen column
  * col0: columns, not bytes, count (`café`, CJK text before the error). */
+/* A host's shell says what went wrong as bash and the tools do. */
+static void report_host(struct session *s, enum match_status st, const char *line, size_t off, long lo, long hi)
+{
+    size_t n0 = strcspn(line + strspn(line, " \t"), " \t"), n = strcspn(line + off, " \t");
+    const char *w0 = line + strspn(line, " \t"), *w = line + off;
+    if (st == MATCH_INVALID && w == w0)
+        snprintf(s->last_error, sizeof s->last_error, "bash: %.*s: command not found", (int)n0, w0);
+    else if (st == MATCH_INCOMPLETE)
+        snprintf(s->last_error, sizeof s->last_error, "%.*s: missing argument (try %.*s ?)", (int)n0, w0, (int)n0, w0);
+    else if (st == MATCH_RANGE)
+        snprintf(s->last_error, sizeof s->last_error, "%.*s: %.*s: out of range (%ld-%ld)", (int)n0, w0, (int)n, w,
+                 lo, hi);
+    else if (st == MATCH_AMBIGUOUS)
+        snprintf(s->last_error, sizeof s->last_error, "%.*s: ambiguous argument '%.*s'", (int)n0, w0, (int)n, w);
+    else
+        snprintf(s->last_error, sizeof s->last_error, "%.*s: invalid argument '%.*s'", (int)n0, w0, (int)n, w);
+    sb_printf(&s->out, "%s\n", s->last_error);
+}
+
 static void report(struct session *s, enum match_status st, size_t col0, const char *line,
                    size_t off, long lo, long hi)
 {
+    if (s->mode == MODE_HOST) {
+        report_host(s, st, line, off, lo, hi);
+        return;
+    }
     size_t col = col0 + text_columns(line, off) + 1;
     sb_printf(&s->out, "%*s^\n", (int)col, "");
     match_error_text(st, lo, hi, s->last_error, sizeof s->last_error);

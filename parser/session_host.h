@@ -47,6 +47,9 @@ struct session_host {
     void (*make_room)(struct lab *lab);
     bool (*gate_enabled)(const struct lab *lab, int sw, int gate);
     const char *(*hostname)(const struct lab *lab, int sw);
+    /* Node sw is a lab host (docs/hosts.md): its session is a shell in
+     * MODE_HOST. NULL: none is. */
+    bool (*is_host)(const struct lab *lab, int sw);
     /* The clock: catch up with the wall, lab time now, wall time until lab
      * time t, real or virtual, run the engine to t. */
     void (*tick)(struct lab *lab);

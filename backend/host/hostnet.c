@@ -47,6 +47,7 @@ struct hostnet {
     engine_t *e;
     int first, n;
     struct host *hosts;
+    struct netperf *runs;
 };
 
 static void tcp_rx(void *ctx, int sw, const struct ipnet_pkt *pkt);
@@ -75,6 +76,7 @@ void hostnet_free(struct hostnet *hn)
 {
     if (!hn)
         return;
+    netperf_orphan_all(hn);
     netserver_free_all(hn);
     for (int i = 0; i < hn->n; i++)
         while (hn->hosts[i].conns)
@@ -87,6 +89,7 @@ int hostnet_count(const struct hostnet *hn) { return hn->n; }
 int hostnet_node(const struct hostnet *hn, int h) { return hn->first + h; }
 engine_t *hostnet_engine(struct hostnet *hn) { return hn->e; }
 struct netserver **hostnet_netserver_slot(struct hostnet *hn, int h) { return &hn->hosts[h].ns; }
+struct netperf **hostnet_runs(struct hostnet *hn) { return &hn->runs; }
 
 void hostnet_port(struct hostnet *hn, int h, int eth, uint32_t ip, uint32_t mask, uint32_t mtu)
 {
@@ -158,7 +161,7 @@ void hostnet_tcp_params(struct tcp_params *p, uint32_t rcvbuf, uint32_t peer_rcv
     p->max_bw_bps = 10000000000ULL;
     p->min_avail_bps = 1000;
     p->cwm = false;
-    p->max_retx = 8;
+    p->max_retx = 6; /* Linux's tcp_syn_retries: a SYN gives up after 127 s */
     p->keepalive_ns = 7200 * ENGINE_NS_PER_SEC;
     p->mss = mtu > 52 + TCP_MSS_MIN ? mtu - 52 : TCP_MSS_MIN;
     uint64_t w = peer_rcvbuf > 4096 ? peer_rcvbuf - 4096 : 0;

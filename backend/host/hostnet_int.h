@@ -56,5 +56,9 @@ uint32_t hostnet_source(struct hostnet *hn, int h, uint32_t dst);
 void netserver_free_all(struct hostnet *hn);
 struct netserver;
 struct netserver **hostnet_netserver_slot(struct hostnet *hn, int h);
+/* The tests under way, so that the hosts going (an engine restart)
+ * leaves each a failed test its command can still read and free. */
+struct netperf **hostnet_runs(struct hostnet *hn);
+void netperf_orphan_all(struct hostnet *hn);
 
 #endif

@@ -203,6 +203,7 @@ struct netperf {
     uint64_t t0, end_at, deadline;
     engine_timer_id timer;
     uint64_t got; /* bytes of the current response */
+    struct netperf *next; /* hostnet_runs */
 };
 
 static void finish(struct netperf *np, enum netperf_error err)
@@ -400,6 +401,8 @@ struct netperf *netperf_start(struct hostnet *hn, const struct netperf_conf *c, 
         free(np);
         return NULL;
     }
+    np->next = *hostnet_runs(hn);
+    *hostnet_runs(hn) = np;
     return np;
 }
 
@@ -411,10 +414,31 @@ bool netperf_done(const struct netperf *np, struct netperf_result *res)
 
 uint64_t netperf_deadline(const struct netperf *np) { return np->deadline; }
 
+void netperf_orphan_all(struct hostnet *hn)
+{
+    for (struct netperf *np = *hostnet_runs(hn); np; np = np->next) {
+        np->ctl = np->data = NULL; /* hostnet_free frees them */
+        np->udp_port = 0;
+        np->timer = 0;       /* dies with the engine */
+        finish(np, NETPERF_DATA_FAILED);
+        np->hn = NULL;
+    }
+    *hostnet_runs(hn) = NULL;
+}
+
 void netperf_free(struct netperf *np)
 {
     if (!np)
         return;
+    if (!np->hn) { /* its hosts are gone */
+        free(np);
+        return;
+    }
+    for (struct netperf **p = hostnet_runs(np->hn); *p; p = &(*p)->next)
+        if (*p == np) {
+            *p = np->next;
+            break;
+        }
     if (np->timer)
         engine_cancel(hostnet_engine(np->hn), np->timer);
     if (np->udp_port)

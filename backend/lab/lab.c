@@ -34,6 +34,8 @@ struct lab {
     bool shared; /* other threads may use the lab: lab_share */
     struct lab_switch *sw;
     int nsw;
+    char (*hosts)[33]; /* the lab's hosts (docs/hosts.md): nodes nsw .. */
+    int nhosts;
     int txn_depth;
     struct {
         bool on;        /* `owner`'s commands share few transactions (replay) */
@@ -189,6 +191,24 @@ static bool populate_if_empty(sqlite3 *db, char *err, size_t n)
     return true;
 }
 
+/* The hosts' names: topology, the same for the lab's life. */
+static void load_hosts(struct lab *lab)
+{
+    sqlite3_stmt *st = lab_stmt(lab, "SELECT name FROM host ORDER BY id");
+    int n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (n == lab->nhosts) {
+            lab->hosts = realloc(lab->hosts, sizeof *lab->hosts * (size_t)(n + 1));
+            if (!lab->hosts)
+                abort();
+            lab->nhosts = n + 1;
+        }
+        snprintf(lab->hosts[n++], sizeof lab->hosts[0], "%s", (const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_reset(st);
+    lab->nhosts = n;
+}
+
 /* Rebuilds the in-memory view of the switches from the store. */
 static void load_switches(struct lab *lab)
 {
@@ -213,6 +233,7 @@ static void load_switches(struct lab *lab)
         snprintf(w->hostname, sizeof w->hostname, "%s", (const char *)sqlite3_column_text(st, 3));
     }
     lab->nsw = n;
+    load_hosts(lab);
     for (int i = 0; i < n; i++) {
         lab->sw[i].gates = 0;
         st = lab_stmt(lab, q_feat);
@@ -266,7 +287,7 @@ static void engine_start(struct lab *lab)
     while (features[n])
         n++;
     lab->engine = engine_new(load_seed(lab));
-    lab->net = ipnet_new(lab->engine, lab->nsw);
+    lab->net = ipnet_new_hosts(lab->engine, lab->nsw, lab->nhosts);
     lab->fstate = calloc((size_t)n + 1, sizeof *lab->fstate);
     if (!lab->engine || !lab->fstate)
         abort();
@@ -321,6 +342,7 @@ static const struct session_host session_host = {
     .make_room = make_room,
     .gate_enabled = lab_feature_enabled,
     .hostname = lab_hostname,
+    .is_host = lab_is_host,
     .tick = lab_tick,
     .now = lab_now,
     .wall_until = lab_wall_until,
@@ -404,14 +426,24 @@ void lab_close(struct lab *lab)
     pthread_mutex_destroy(&lab->lock);
     pthread_cond_destroy(&lab->clock_wake);
     free(lab->sw);
+    free(lab->hosts);
     free(lab);
 }
 
 int lab_switch_count(const struct lab *lab) { return lab->nsw; }
-const char *lab_switch_name(const struct lab *lab, int sw) { return lab->sw[sw].name; }
-int lab_switch_id(const struct lab *lab, int sw) { return lab->sw[sw].id; }
-const char *lab_switch_chassis(const struct lab *lab, int sw) { return lab->sw[sw].chassis; }
-const char *lab_hostname(const struct lab *lab, int sw) { return lab->sw[sw].hostname; }
+int lab_host_count(const struct lab *lab) { return lab->nhosts; }
+int lab_node_count(const struct lab *lab) { return lab->nsw + lab->nhosts; }
+bool lab_is_host(const struct lab *lab, int sw) { return sw >= lab->nsw; }
+const char *lab_switch_name(const struct lab *lab, int sw)
+{
+    return sw >= lab->nsw ? lab->hosts[sw - lab->nsw] : lab->sw[sw].name;
+}
+int lab_switch_id(const struct lab *lab, int sw) { return sw >= lab->nsw ? -1 : lab->sw[sw].id; }
+const char *lab_switch_chassis(const struct lab *lab, int sw) { return sw >= lab->nsw ? "" : lab->sw[sw].chassis; }
+const char *lab_hostname(const struct lab *lab, int sw)
+{
+    return sw >= lab->nsw ? lab->hosts[sw - lab->nsw] : lab->sw[sw].hostname;
+}
 
 int lab_switch_find(const struct lab *lab, const char *name)
 {
@@ -421,6 +453,9 @@ int lab_switch_find(const struct lab *lab, const char *name)
     for (int i = 0; i < lab->nsw; i++)
         if (strcmp(lab->sw[i].name, name) == 0)
             return i;
+    for (int i = 0; i < lab->nhosts; i++)
+        if (strcmp(lab->hosts[i], name) == 0)
+            return lab->nsw + i;
     return -1;
 }
 
@@ -435,6 +470,8 @@ void lab_set_hostname(struct lab *lab, int sw, const char *name)
 
 bool lab_feature_enabled(const struct lab *lab, int sw, int gate)
 {
+    if (sw >= lab->nsw) /* a host runs no switch feature */
+        return false;
     return (lab->sw[sw].gates >> gate) & 1u;
 }
 
@@ -897,7 +934,7 @@ void lab_clock_set(struct lab *lab, time_t t)
     lab_step_done(lab, st);
 }
 
-uint64_t lab_boot_ns(const struct lab *lab, int sw) { return lab->sw[sw].boot_ns; }
+uint64_t lab_boot_ns(const struct lab *lab, int sw) { return sw >= lab->nsw ? 0 : lab->sw[sw].boot_ns; }
 void lab_reboot(struct lab *lab, int sw) { lab->sw[sw].boot_ns = lab_now(lab); }
 
 /* Everything that reaches the engine reconciles first (lab_reconcile,
@@ -925,6 +962,7 @@ void lab_restart_clock(struct lab *lab)
 const char *const lab_owned_tables[] = {
     "lab_meta", "switch", "module", "link", "system_config", "feature", "startup_config", "history",
     "router", "router_port", "router_route", /* the lab's routers: topology, as link */
+    "host", "host_port", /* the lab's hosts, too */
     "bootflash", /* storage: kept by reload, write erase and lab reset */
     NULL,
 };

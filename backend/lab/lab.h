@@ -28,6 +28,12 @@ struct lab *lab_snapshot(const char *path, char *err, size_t errlen);
 void lab_close(struct lab *lab);
 
 int lab_switch_count(const struct lab *lab);
+/* The lab's hosts (docs/hosts.md) are nodes after the switches: a session
+ * on a host has sw = lab_switch_count + the host's index. lab_switch_name,
+ * lab_hostname and lab_switch_find know them; no switch feature does. */
+int lab_host_count(const struct lab *lab);
+int lab_node_count(const struct lab *lab);
+bool lab_is_host(const struct lab *lab, int sw);
 const char *lab_switch_name(const struct lab *lab, int sw);
 int lab_switch_id(const struct lab *lab, int sw);
 /* By lab name or by current host name; -1 when none. */

@@ -56,6 +56,17 @@ struct trouter {
     int nroutes;
 };
 
+enum { MAX_HOSTS = 64, HOST_PORTS = 4 }; /* as the data plane's (backend/host) */
+
+struct thost {
+    char name[33];
+    int line;
+    int port_line[HOST_PORTS]; /* eth0..: 0 not declared */
+    uint32_t ip[HOST_PORTS], mask[HOST_PORTS];
+    int cable_line[HOST_PORTS];
+    int gw_line;
+};
+
 /* A lab being built: what the lines so far declared, and where. */
 struct topo {
     sqlite3 *db;
@@ -73,6 +84,9 @@ struct topo {
     int block; /* the switch whose `config` block is open, -1 when none */
     struct trouter *rt;
     int nrt;
+    struct thost *ho;
+    int nho;
+    char last; /* 'r' a router, 'h' a host: whose `interface` lines follow */
 };
 
 static int topo_error(struct topo *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -148,10 +162,20 @@ static int find_router(const struct topo *t, const char *name)
     return -1;
 }
 
-/* A name a switch or a router already has, for the error. */
+static int find_host(const struct topo *t, const char *name)
+{
+    for (int i = 0; i < t->nho; i++)
+        if (strcasecmp(t->ho[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* A name a switch, a router or a host already has, for the error. */
 static int name_taken(struct topo *t, const char *name)
 {
-    int sw = find_switch(t, name), r = find_router(t, name);
+    int sw = find_switch(t, name), r = find_router(t, name), h = find_host(t, name);
+    if (h >= 0)
+        return topo_error(t, "host %s already declared at line %d", t->ho[h].name, t->ho[h].line);
     if (sw >= 0)
         return topo_error(t, "switch %s already declared at line %d", t->sw[sw].name, t->sw[sw].line);
     if (r >= 0)
@@ -278,9 +302,13 @@ static void add_port(struct topo *t, struct tport p)
 }
 
 static int router_link(struct topo *t, const struct cmd_args *a, int ra, int rb);
+static int host_link(struct topo *t, const struct cmd_args *a, int ha, int hb);
 
 static int on_link(struct topo *t, const struct cmd_args *a)
 {
+    int ha = find_host(t, arg_str(a, "a")), hb = find_host(t, arg_str(a, "b"));
+    if (ha >= 0 || hb >= 0)
+        return host_link(t, a, ha, hb);
     int ra = find_router(t, arg_str(a, "a")), rb = find_router(t, arg_str(a, "b"));
     if (ra >= 0 || rb >= 0)
         return router_link(t, a, ra, rb);
@@ -319,6 +347,7 @@ static int on_router(struct topo *t, const struct cmd_args *a)
     if (!t->rt)
         abort();
     struct trouter *r = &t->rt[t->nrt++];
+    t->last = 'r';
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
     r->line = t->line;
@@ -356,10 +385,17 @@ static int router_addr_clash(struct topo *t, const struct trouter *r, uint32_t i
     return 0;
 }
 
+static int host_interface(struct topo *t, const struct cmd_args *a);
+static int host_addr_clash(struct topo *t, const struct thost *h, uint32_t ip, uint32_t mask);
+
 static int on_interface(struct topo *t, const struct cmd_args *a)
 {
+    if (t->last == 'h')
+        return host_interface(t, a);
     if (t->nrt == 0)
-        return topo_error(t, "interface before any router");
+        return topo_error(t, "interface before any router or host");
+    if (arg_has(a, "gateway"))
+        return topo_error(t, "a router has routes, not a gateway (gateway is for a host's interface)");
     struct trouter *r = &t->rt[t->nrt - 1];
     const char *w = arg_str(a, "port");
     int port = router_port_number(w);
@@ -371,7 +407,7 @@ static int on_interface(struct topo *t, const struct cmd_args *a)
         return topo_error(t, "%s eth%d already declared at line %d", r->name, port, r->port_line[port]);
     if (mask != 0xffffffffu && ((ip & ~mask) == 0 || (ip | mask) == 0xffffffffu))
         return topo_error(t, "%s is not a host address of its subnet", dotted(ip, b));
-    if (router_addr_clash(t, r, ip, mask) < 0)
+    if (router_addr_clash(t, r, ip, mask) < 0 || host_addr_clash(t, NULL, ip, mask) < 0)
         return -1;
     r->port_line[port] = t->line;
     r->ip[port] = ip;
@@ -386,6 +422,8 @@ static int on_interface(struct topo *t, const struct cmd_args *a)
 
 static int on_route(struct topo *t, const struct cmd_args *a)
 {
+    if (t->last == 'h')
+        return topo_error(t, "a host has no route lines: its interface line gives its gateway");
     if (t->nrt == 0)
         return topo_error(t, "route before any router");
     struct trouter *r = &t->rt[t->nrt - 1];
@@ -456,6 +494,139 @@ static int router_link(struct topo *t, const struct cmd_args *a, int ra, int rb)
                      "isii", (long long)sp.sw + 1, canon, (long long)ra + 1, (long long)pa);
 }
 
+/* Hosts (docs/hosts.md) */
+
+static int on_host(struct topo *t, const struct cmd_args *a)
+{
+    const char *name = arg_str(a, "name"), *why = bad_name(name);
+    if (why)
+        return topo_error(t, "bad host name '%s': %s", name, why);
+    if (name_taken(t, name) < 0)
+        return -1;
+    if (t->nho == MAX_HOSTS)
+        return topo_error(t, "more than %d hosts in one lab", MAX_HOSTS);
+    t->ho = realloc(t->ho, (size_t)(t->nho + 1) * sizeof *t->ho);
+    if (!t->ho)
+        abort();
+    struct thost *h = &t->ho[t->nho++];
+    memset(h, 0, sizeof *h);
+    snprintf(h->name, sizeof h->name, "%s", name);
+    h->line = t->line;
+    t->last = 'h';
+    return db_insert(t, "INSERT INTO host(id, name) VALUES (?, ?)", "is", (long long)t->nho, name);
+}
+
+/* "eth0": a host's port number 0-3, -1 when the word is not one. */
+static int host_port_number(const char *w)
+{
+    long n;
+    return strncasecmp(w, "eth", 3) == 0 && port_number(w + 3, strlen(w + 3), &n) && n >= 0 && n < HOST_PORTS
+               ? (int)n
+               : -1;
+}
+
+/* An address a router's or a host's port has already, or a subnet of h's
+ * that meets ip/mask: an error naming it. */
+static int host_addr_clash(struct topo *t, const struct thost *h, uint32_t ip, uint32_t mask)
+{
+    char b[16];
+    if (router_addr_clash(t, NULL, ip, mask) < 0)
+        return -1;
+    for (int i = 0; i < t->nho; i++)
+        for (int p = 0; p < HOST_PORTS; p++) {
+            const struct thost *o = &t->ho[i];
+            uint32_t m = o->mask[p] < mask ? o->mask[p] : mask;
+            if (!o->port_line[p])
+                continue;
+            if (o->ip[p] == ip)
+                return topo_error(t, "address %s is already host %s's eth%d (line %d)", dotted(ip, b), o->name, p,
+                                  o->port_line[p]);
+            if (o == h && (o->ip[p] & m) == (ip & m))
+                return topo_error(t, "%s's subnet overlaps its eth%d (line %d)", h->name, p, o->port_line[p]);
+        }
+    return 0;
+}
+
+static int host_interface(struct topo *t, const struct cmd_args *a)
+{
+    struct thost *h = &t->ho[t->nho - 1];
+    const char *w = arg_str(a, "port");
+    int port = host_port_number(w);
+    uint32_t ip = arg_get(a, "ip")->ip, mask = arg_get(a, "mask")->ip, gw = arg_has(a, "gw") ? arg_get(a, "gw")->ip : 0;
+    char b[16];
+    if (port < 0)
+        return topo_error(t, "'%s' is not a host port (eth0 to eth%d)", w, HOST_PORTS - 1);
+    if (arg_has(a, "delay-ms") || arg_has(a, "max-bandwidth-kbps") || arg_has(a, "qsize") || arg_has(a, "drop-random"))
+        return topo_error(t, "a host's port has no impairments (give them to a router's port)");
+    if (h->port_line[port])
+        return topo_error(t, "%s eth%d already declared at line %d", h->name, port, h->port_line[port]);
+    if (mask != 0xffffffffu && ((ip & ~mask) == 0 || (ip | mask) == 0xffffffffu))
+        return topo_error(t, "%s is not a host address of its subnet", dotted(ip, b));
+    if (gw && h->gw_line)
+        return topo_error(t, "host %s has its gateway already (line %d)", h->name, h->gw_line);
+    if (gw && ((gw & mask) != (ip & mask) || gw == ip))
+        return topo_error(t, "gateway %s is not another address of eth%d's subnet", dotted(gw, b), port);
+    if (host_addr_clash(t, h, ip, mask) < 0)
+        return -1;
+    h->port_line[port] = t->line;
+    h->ip[port] = ip;
+    h->mask[port] = mask;
+    h->gw_line = gw ? t->line : h->gw_line;
+    return db_insert(t, "INSERT INTO host_port(host_id, port, ip, mask, mtu, gateway) VALUES (?, ?, ?, ?, ?, nullif(?, 0))",
+                     "iiiiii", (long long)t->nho, (long long)port, (long long)ip, (long long)mask,
+                     (long long)arg_num(a, "bytes", 1500), (long long)gw);
+}
+
+/* A host's end of a cable: its declared port, not cabled yet. */
+static int host_end(struct topo *t, int h, const char *w, int *port)
+{
+    struct thost *ho = &t->ho[h];
+    *port = host_port_number(w);
+    if (*port < 0)
+        return topo_error(t, "'%s' is not a host port (eth0 to eth%d)", w, HOST_PORTS - 1);
+    if (!ho->port_line[*port])
+        return topo_error(t, "%s eth%d has no interface line (declare it above)", ho->name, *port);
+    if (ho->cable_line[*port])
+        return topo_error(t, "%s eth%d is already cabled (line %d)", ho->name, *port, ho->cable_line[*port]);
+    return 0;
+}
+
+/* `link` with a host at one end or both; stored on the (first) host's port. */
+static int host_link(struct topo *t, const struct cmd_args *a, int ha, int hb)
+{
+    const char *an = arg_str(a, "a"), *ap = arg_str(a, "aport"), *bn = arg_str(a, "b"), *bp = arg_str(a, "bport");
+    if (ha < 0) { /* the host first */
+        const char *x = an, *y = ap;
+        an = bn, ap = bp, bn = x, bp = y;
+        ha = hb, hb = -1;
+    }
+    int rb = hb < 0 ? find_router(t, bn) : -1, pa, pb = 0;
+    struct tport sp;
+    char canon[32];
+    if (host_end(t, ha, ap, &pa) < 0)
+        return -1;
+    int rc = hb >= 0 ? host_end(t, hb, bp, &pb) : rb >= 0 ? router_end(t, rb, bp, &pb)
+                                                            : link_end(t, bn, bp, &sp, canon, sizeof canon);
+    if (rc < 0)
+        return -1;
+    if (hb == ha && pb == pa)
+        return topo_error(t, "a cable needs two different ports");
+    t->ho[ha].cable_line[pa] = t->line;
+    if (hb >= 0) {
+        t->ho[hb].cable_line[pb] = t->line;
+        return db_insert(t, "UPDATE host_port SET peer_host = ?, peer_hport = ? WHERE host_id = ? AND port = ?",
+                         "iiii", (long long)hb + 1, (long long)pb, (long long)ha + 1, (long long)pa);
+    }
+    if (rb >= 0) {
+        t->rt[rb].cable_line[pb] = t->line;
+        return db_insert(t, "UPDATE host_port SET peer_router = ?, peer_rport = ? WHERE host_id = ? AND port = ?",
+                         "iiii", (long long)rb + 1, (long long)pb, (long long)ha + 1, (long long)pa);
+    }
+    add_port(t, sp);
+    return db_insert(t, "UPDATE host_port SET peer_switch = ?, peer_port = ? WHERE host_id = ? AND port = ?", "isii",
+                     (long long)sp.sw + 1, canon, (long long)ha + 1, (long long)pa);
+}
+
 /* `config NAME`: the lines up to `end-config` are NAME's starting
  * configuration (build_lines collects them). */
 static int on_config(struct topo *t, const struct cmd_args *a)
@@ -483,6 +654,7 @@ static const struct {
     {"module", on_module},
     {"link", on_link},
     {"router", on_router},
+    {"host", on_host},
     {"interface", on_interface},
     {"route", on_route},
     {"config", on_config},
@@ -701,6 +873,7 @@ static void topo_free(struct topo *t)
     free(t->sw);
     free(t->ports);
     free(t->rt);
+    free(t->ho);
 }
 
 /* Builds the lab into t->db; t keeps what the file declared, for
@@ -954,8 +1127,9 @@ static void print_routers(struct lab *lab, FILE *out)
     }
 }
 
-/* The cables of routers' ports, after the switches' (any first: none). */
-static void print_router_links(struct lab *lab, FILE *out, bool first)
+/* The cables of routers' ports, after the switches' (any first: none);
+ * false once the cables' heading is out. */
+static bool print_router_links(struct lab *lab, FILE *out, bool first)
 {
     static const char *const q = "SELECT r.name, p.port, s.name, p.peer_port, o.name, p.peer_rport FROM router_port p"
                                  " JOIN router r ON r.id = p.router_id LEFT JOIN switch s ON s.id = p.peer_switch"
@@ -973,6 +1147,55 @@ static void print_router_links(struct lab *lab, FILE *out, bool first)
         else
             fprintf(out, "link %s eth%d %s eth%d\n", sqlite3_column_text(st, 0), sqlite3_column_int(st, 1),
                     sqlite3_column_text(st, 4), sqlite3_column_int(st, 5));
+    }
+    return first;
+}
+
+/* The hosts and their ports, as lines of a lab file. */
+static void print_hosts(struct lab *lab, FILE *out)
+{
+    static const char *const q = "SELECT h.name, p.port, p.ip, p.mask, p.gateway, p.mtu FROM host h"
+                                 " JOIN host_port p ON p.host_id = h.id ORDER BY h.id, p.port";
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    char a[16], b[16], c[16], last[33] = "";
+    bool any = false;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        if (strcmp(name, last) != 0)
+            fprintf(out, "%shost %s\n", any ? "" : "\n! hosts (docs/hosts.md)\n", name);
+        any = true;
+        snprintf(last, sizeof last, "%s", name);
+        fprintf(out, "  interface eth%d %s %s", sqlite3_column_int(st, 1),
+                dotted((uint32_t)sqlite3_column_int64(st, 2), a), dotted((uint32_t)sqlite3_column_int64(st, 3), b));
+        if (sqlite3_column_type(st, 4) != SQLITE_NULL)
+            fprintf(out, " gateway %s", dotted((uint32_t)sqlite3_column_int64(st, 4), c));
+        if (sqlite3_column_int(st, 5) != 1500)
+            fprintf(out, " mtu %d", sqlite3_column_int(st, 5));
+        fputc('\n', out);
+    }
+}
+
+/* The cables of hosts' ports, last. */
+static void print_host_links(struct lab *lab, FILE *out, bool first)
+{
+    static const char *const q = "SELECT h.name, p.port, s.name, p.peer_port, r.name, p.peer_rport, o.name,"
+                                 " p.peer_hport FROM host_port p JOIN host h ON h.id = p.host_id"
+                                 " LEFT JOIN switch s ON s.id = p.peer_switch LEFT JOIN router r ON r.id = p.peer_router"
+                                 " LEFT JOIN host o ON o.id = p.peer_host"
+                                 " WHERE p.peer_switch IS NOT NULL OR p.peer_router IS NOT NULL OR p.peer_host IS NOT NULL"
+                                 " ORDER BY p.host_id, p.port";
+    sqlite3_stmt *st = lab_stmt(lab, q);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (first)
+            fprintf(out, "\n! cables\n");
+        first = false;
+        fprintf(out, "link %s eth%d ", sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
+        if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+            fprintf(out, "%s %s\n", sqlite3_column_text(st, 2), sqlite3_column_text(st, 3));
+        else if (sqlite3_column_type(st, 4) != SQLITE_NULL)
+            fprintf(out, "%s eth%d\n", sqlite3_column_text(st, 4), sqlite3_column_int(st, 5));
+        else
+            fprintf(out, "%s eth%d\n", sqlite3_column_text(st, 6), sqlite3_column_int(st, 7));
     }
 }
 
@@ -1012,6 +1235,7 @@ void topology_print(struct lab *lab, FILE *out)
         }
     }
     print_routers(lab, out);
+    print_hosts(lab, out);
     st = lab_stmt(lab, q_link);
     bool first = true;
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -1021,7 +1245,7 @@ void topology_print(struct lab *lab, FILE *out)
         fprintf(out, "link %s %s %s %s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
                 sqlite3_column_text(st, 2), sqlite3_column_text(st, 3));
     }
-    print_router_links(lab, out, first);
+    print_host_links(lab, out, print_router_links(lab, out, first));
     print_configs(lab, out);
 }
 

@@ -23,7 +23,7 @@ const struct cmd_def topology_cmds[] = {
     {M(MODE_LAB), "link <a:word> <aport:word> <b:word> <bport:word>",
      "link: A cable between two Gigabit Ethernet ports of IPS modules, or to a router's port\n"
      "a: Switch (or router) at one end\n"
-     "aport: Its port, e.g. GigabitEthernet2/2 or g2/2 (a router's: eth1)\n"
+     "aport: Its port, e.g. GigabitEthernet2/2 or g2/2 (a router's: eth1, a host's: eth0)\n"
      "b: Switch (or router) at the other end\n"
      "bport: Its port",
      NULL, 0, 0, 0},
@@ -32,13 +32,20 @@ const struct cmd_def topology_cmds[] = {
      "name: Router name (as a switch name; unique among switches and routers)\n"
      "no-icmp: It sends no ICMP error (a firewall that drops them: path MTU black hole)",
      NULL, 0, 0, 0},
+    {M(MODE_LAB), "host <name:word>",
+     "host: Declare an IP host with netperf and netserver (docs/hosts.md); the interface lines that follow are its own\n"
+     "name: Host name (as a switch name; unique among switches, routers and hosts)",
+     NULL, 0, 0, 0},
     {M(MODE_LAB),
-     "interface <port:word> <ip:ipv4> <mask:netmask> [mtu <bytes:576-9216>] [delay-ms <ms:0-150>]"
+     "interface <port:word> <ip:ipv4> <mask:netmask> [gateway <gw:ipv4>] [mtu <bytes:576-9216>] [delay-ms <ms:0-150>]"
      " [max-bandwidth-kbps <kbps:1000-1000000>] [qsize <kb:1-1000>] [drop-random <p:0-10000>]",
-     "interface: A port of the router declared last, with its address; impairments apply each way through it\n"
-     "port: eth1 to eth8\n"
+     "interface: A port of the router or host declared last, with its address; impairments apply each way through a"
+     " router's\n"
+     "port: eth1 to eth8 (a host's: eth0 to eth3)\n"
      "ip: Its address\n"
      "mask: Its subnet mask\n"
+     "gateway: A host's default gateway, on this port's subnet\n"
+     "gw: Its address\n"
      "mtu: The largest datagram it sends (default 1500)\n"
      "bytes: Bytes (576-9216)\n"
      "delay-ms: One-way delay each way, as ips netsim delay-ms\n"

@@ -1,0 +1,26 @@
+/* The host feature (docs/hosts.md): the lab's hosts from the store to the
+ * data plane, and their shell's commands. */
+#ifndef MDSIM_HOST_H
+#define MDSIM_HOST_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "hostnet.h"
+
+struct lab;
+
+/* A host's port as the lab file gave it. */
+struct host_port_row {
+    int eth;
+    uint32_t ip, mask, mtu, gateway; /* gateway 0: none on this line */
+};
+
+/* Host h's ports (at most HOSTNET_PORTS), in port order. */
+int host_ports(struct lab *lab, int h, struct host_port_row out[HOSTNET_PORTS]);
+/* The eth0 (first port's) address of the lab's host named name, 0 when none. */
+uint32_t host_address_of(struct lab *lab, const char *name);
+/* The lab's hosts, their ports, gateways and cables, into a new data plane. */
+struct hostnet *host_declare(struct lab *lab, struct ipnet *net);
+/* The hosts' engine part, brought in line with the store (NULL: no host). */
+struct hostnet *host_engine(struct lab *lab);
+
+#endif

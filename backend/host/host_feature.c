@@ -1,0 +1,30 @@
+/* Hosts: always on (no gate), no configuration of their own; the lab's
+ * hosts are topology, declared to the data plane when the engine starts,
+ * after the routers their cables may reach. */
+#include "feature.h"
+#include "host.h"
+#include "lab/lab.h"
+
+extern const struct cmd_def host_cmds[];
+extern const struct feature host_feature;
+
+static void *host_engine_new(struct lab *lab, engine_t *e, struct ipnet *net)
+{
+    (void)e;
+    return lab_host_count(lab) ? host_declare(lab, net) : NULL;
+}
+
+static void host_engine_free(void *state) { hostnet_free(state); }
+
+struct hostnet *host_engine(struct lab *lab)
+{
+    lab_ipnet(lab); /* the engine in line with the store first */
+    return lab_feature_state(lab, &host_feature);
+}
+
+const struct feature host_feature = {
+    .name = "host",
+    .cmds = host_cmds,
+    .engine_new = host_engine_new,
+    .engine_free = host_engine_free,
+};
