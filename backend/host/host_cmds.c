@@ -307,6 +307,10 @@ static int cmd_netserver(struct session *s, const struct cmd_args *a)
             return cmd_error(s, "netserver: -p needs a port of 1 to 65535");
     }
     struct hostnet *hn = host_engine(s->lab);
+    uint16_t running = hn ? hostnet_netserver_port(hn, host_index(s)) : 0;
+    if (running && running != port) /* mdsim's bound, not netserver's */
+        return cmd_error(s, "netserver: one netserver a host, and %s's listens on port %u", lab_hostname(s->lab, s->sw),
+                         running);
     if (!hn || !hostnet_netserver(hn, host_index(s), (uint16_t)port))
         return cmd_error(s, "Unable to start netserver with  'IN(6)ADDR_ANY' port '%lu' and family AF_UNSPEC", port);
     cmd_printf(s, "Starting netserver with host 'IN(6)ADDR_ANY' port '%lu' and family AF_UNSPEC\n", port);
@@ -420,7 +424,7 @@ const struct cmd_def host_cmds[] = {
      cmd_netperf, CMD_PIPE, 0, 0},
     {M(MODE_HOST), "netserver [<options:line>]",
      "netserver: Start netperf's server (control port 12865)\noptions: [-p port]", cmd_netserver, 0, 0, 0},
-    {M(MODE_HOST), "ping <options:line>",
+    {M(MODE_HOST), "ping [<options:line>]",
      "ping: Send ICMP echo requests (iputils)\noptions: [-c count] [-s bytes] [-W secs] destination", host_cmd_ping,
      CMD_PIPE, 0, 0},
     {M(MODE_HOST), "ip address [show]", "ip: Show or manipulate routing and devices\naddress: Protocol addresses\nshow: Show them",

@@ -82,7 +82,7 @@ int host_cmd_ping(struct session *s, const struct cmd_args *a)
 {
     char dst[64], to[16];
     struct ipnet_ping p = {.count = 5, .size = 56, .timeout_ns = 2000000000u};
-    if (parse(s, arg_str(a, "options"), &p, dst, sizeof dst) < 0)
+    if (parse(s, arg_has(a, "options") ? arg_str(a, "options") : "", &p, dst, sizeof dst) < 0)
         return -1;
     unsigned b0, b1, b2, b3;
     char tail;
