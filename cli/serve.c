@@ -151,11 +151,12 @@ static int bound_port(int fd)
                                          : ((struct sockaddr_in6 *)&ss)->sin6_port);
 }
 
-/* Port BASE + switch index, or with a base of 0 any free port the system
- * picks, so that labs served side by side never collide. */
+/* Port BASE + switch index (the lab's hosts after its switches), or with
+ * a base of 0 any free port the system picks, so that labs served side by
+ * side never collide. */
 static bool open_listeners(struct server *sv, const struct addrinfo *ai, const struct serve_opts *o)
 {
-    int n = lab_switch_count(sv->lab);
+    int n = lab_node_count(sv->lab);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 2; k++) {
             int base = k ? o->ssh_base : o->telnet_base, port = base ? base + i : 0;
@@ -412,7 +413,7 @@ static bool refuse_default_admin(struct server *sv, const struct addrinfo *ai, c
 
 static void init_term_opts(struct server *sv, const struct serve_opts *o)
 {
-    for (int i = 0; i < lab_switch_count(sv->lab); i++)
+    for (int i = 0; i < lab_node_count(sv->lab); i++)
         sv->topts[i] = (struct term_opts){.lab = sv->lab, .sw = i, .idle_timeout = o->idle_timeout,
                                           .stop = &sv->stop};
 }
@@ -439,8 +440,8 @@ static int serve_lab(struct server *sv, const struct serve_opts *o, const struct
     char err[256] = "";
     if (refuse_default_admin(sv, ai, o->bind))
         return 1;
-    if (lab_switch_count(sv->lab) > MAX_LISTEN) {
-        fprintf(stderr, "mdsim: a lab of more than %d switches cannot be served\n", MAX_LISTEN);
+    if (lab_node_count(sv->lab) > MAX_LISTEN) {
+        fprintf(stderr, "mdsim: a lab of more than %d switches and hosts cannot be served\n", MAX_LISTEN);
         return 1;
     }
     session_grammar(); /* now, not in the first client's time */

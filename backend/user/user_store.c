@@ -17,7 +17,9 @@ bool user_get(struct lab *lab, int sw, const char *name, struct user_account *ou
 {
     static const char *const q = "SELECT hash, role FROM user_account WHERE switch_id = ? AND name = ?";
     sqlite3_stmt *st = lab_stmt(lab, q);
-    sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
+    /* a lab host (docs/hosts.md) has no accounts of its own: it takes the
+     * first switch's, as hosts on a lab's directory would */
+    sqlite3_bind_int(st, 1, lab_switch_id(lab, lab_is_host(lab, sw) ? 0 : sw));
     sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
     if (sqlite3_step(st) != SQLITE_ROW)
         return false;
