@@ -1251,6 +1251,10 @@ void topology_print(struct lab *lab, FILE *out)
 
 bool topology_reset(struct lab *lab, int sw, FILE *out, char *err, size_t errlen)
 {
+    if (sw >= lab_switch_count(lab)) { /* a host keeps no configuration (docs/hosts.md) */
+        snprintf(err, errlen, "%s is a host: it has no configuration to reset", lab_switch_name(lab, sw));
+        return false;
+    }
     strbuf said;
     sb_init(&said);
     char why[4400];

@@ -150,6 +150,8 @@ grep -qxF 'root@A:~# ip route' "$dir/console.out" || fail "console prompt: $(cat
 grep -qxF 'default via 10.1.1.254 dev eth0' "$dir/console.out" || fail "console ip route: $(cat "$dir/console.out")"
 grep -qF 'bash: foo: command not found' "$dir/console.out" || fail "console error: $(cat "$dir/console.out")"
 "$mdsim" --db "$dir/rt1.db" --switch nosuch lab reset > /dev/null 2>&1 && fail "--switch of no node accepted"
+"$mdsim" --db "$dir/rt1.db" --switch A lab reset > /dev/null 2> "$dir/reset.err" && fail "lab reset of a host accepted"
+grep -qF 'A is a host: it has no configuration to reset' "$dir/reset.err" || fail "lab reset of a host: $(cat "$dir/reset.err")"
 
 # Deterministic: the example on two new labs, the same bytes
 for i in 1 2; do
