@@ -64,6 +64,8 @@ static void log_trunk(struct lab *lab, const struct fcip_change *c)
 static void log_zone_merge(struct lab *lab, const struct fcip_change *c)
 {
     bool again = c->from == c->to;
+    if (c->to != FCIP_TRUNKING && c->to != FCIP_UP && c->cause != FCIP_CAUSE_ZONE_MERGE)
+        return; /* a link going down, or isolated for another reason, merged nothing */
     for (int v = 1; v < 4094; v++)
         if (vsan_set_has(c->zone_conflict, v) && !(again && vsan_set_has(c->was_isolated, v)))
             syslog_emit(lab, c->sw, "ZONE", SEV_CRIT, "ZS_MERGE_FAILED", v,

@@ -85,7 +85,7 @@ MDS1(san-ext)# nwwn 10:00:00:00:00:00:00:01
 MDS1(san-ext-nport)# stop all
 MDS1(san-ext)# nport pwwn 11:11:11:11:11:11:11:11 vsan 100 interface g2/2
 MDS1# show san-ext-tuner nports
-MDS1(config-zone)# member pwwn 11:11:11:11:11:11:11:11
+MDS1(config-fcalias)# member pwwn 11:11:11:11:11:11:11:11
 MDS1(san-ext-nport)# stop all
 MDS1(san-ext)# exit
 MDS1# show running-config interface gigabitethernet2/1
@@ -99,7 +99,7 @@ cat > "$dir/c.want" <<T
 $dir/moves.txt:7: cannot reach mode config-profile: no fcip profile known on MDS1 (the session is in config mode); line skipped
 $dir/moves.txt:11: cannot reach mode config-line: no line known on MDS1 (the session is in config mode); line skipped
 $dir/moves.txt:14: cannot reach mode san-ext-nport: no N port known on MDS1 (the session is in san-ext mode); line skipped
-$dir/moves.txt:17: cannot reach mode config-zone: mdsim has no such mode; line skipped
+$dir/moves.txt:17: cannot reach mode config-fcalias: mdsim has no such mode; line skipped
 T
 cmp -s "$dir/c.want" "$dir/c.err" || fail "moves: stderr differs: $(diff "$dir/c.want" "$dir/c.err")"
 grep -v '^!' "$dir/moves.txt" | sed 's/#\([^ ]\)/# \1/' > "$dir/want"
