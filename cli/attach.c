@@ -100,15 +100,16 @@ int attach_or_own(struct labown *o, struct attach_owner *ow, char *err, size_t e
 
 static int send_request(int fd, const struct attach_job *j, int rows, int cols)
 {
-    char req[13000], cwd[4096];
+    char req[22000], cwd[4096];
     if (!getcwd(cwd, sizeof cwd) || strchr(cwd, '\n'))
         cwd[0] = '\0';
     snprintf(req, sizeof req,
              "job=%s\nswitch=%s\ncheck=%d\nverify=%d\nstop-on-error=%d\nfollow-prompts=%d\npace=%d\ntty=%d\nrows=%d\n"
-             "cols=%d\npid=%ld\ncwd=%s\nseries=%s\nplots=%s\n",
+             "cols=%d\npid=%ld\ncwd=%s\nseries=%s\nplots=%s\ncapture=%s\nports=%s\nformat=%s\n",
              j->job, j->sw ? j->sw : "", j->check, j->verify, j->stop_on_error, j->follow_prompts, j->pace_s,
              isatty(STDOUT_FILENO), rows, cols, (long)getpid(), cwd, j->series ? j->series : "",
-             j->plots ? j->plots : "");
+             j->plots ? j->plots : "", j->capture ? j->capture : "", j->ports ? j->ports : "",
+             j->format ? j->format : "");
     return wire_send_str(fd, W_REQUEST, req);
 }
 
@@ -289,6 +290,28 @@ static int run_console(int fd, pid_t pid)
     return rc;
 }
 
+/* A streamed capture (`lab capture start -`): Ctrl-C (or SIGTERM) ends
+ * our side of the socket, which the owner takes as "stop"; it sends the
+ * last packets and the exit code, which we still read. */
+static volatile sig_atomic_t stream_fd = -1;
+static void on_stream_stop(int sig)
+{
+    (void)sig;
+    if (stream_fd >= 0)
+        shutdown(stream_fd, SHUT_WR);
+}
+
+static void stop_stream_on_signals(int fd)
+{
+    struct sigaction sa = {0};
+    stream_fd = fd;
+    sa.sa_handler = on_stream_stop;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 int attach_run(const struct attach_owner *ow, const struct attach_job *j)
 {
     int fd = ow->fd;
@@ -297,6 +320,8 @@ int attach_run(const struct attach_owner *ow, const struct attach_job *j)
     bool console = strcmp(j->job, "console") == 0;
     if (console)
         window_size(&rows, &cols);
+    if (strcmp(j->job, "lab-capture-start") == 0 && j->capture && strcmp(j->capture, "-") == 0)
+        stop_stream_on_signals(fd);
     if (send_request(fd, j, rows, cols) != 0) {
         rc = run_batch(fd, pid); /* refused (too many): what the owner said is still to read */
     } else if (console) {

@@ -28,6 +28,8 @@ struct attach_job {
     bool check, verify, stop_on_error, follow_prompts;
     int pace_s;        /* replay --pace */
     const char *series, *plots; /* lab-export: absolute paths (the owner's cwd is not ours) */
+    const char *capture;        /* lab-capture-start: an absolute path or "-"; replay: --pcap's */
+    const char *ports, *format; /* lab-capture-start: "SW:S/P,..." and "pcap" | "pcapng" */
     char **files;      /* replay: the files, "-" = stdin */
     int nfiles;
 };

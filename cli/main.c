@@ -3,6 +3,7 @@
 #include "serve.h"
 #include "cmdref.h"
 #include "labcmd.h"
+#include "lab_capture.h"
 #include "check/check_main.h"
 #include "owner.h"
 #include "attach.h"
@@ -48,6 +49,12 @@ static const char usage[] =
     "  lab export --series FILE [--plots DIR]\n"
     "                             the time series the running lab recorded (`mdsim\n"
     "                             serve`, `series start`) into FILE (CSV; .json: JSON)\n"
+    "  lab capture start [--port SW:S/P]... [--format pcap|pcapng] FILE|-\n"
+    "                             capture the running lab's ports (--port: those,\n"
+    "                             at most 64) into FILE, or stream it to stdout (-)\n"
+    "                             until Ctrl-C or `lab capture stop` (pcapng; .pcap or\n"
+    "                             --format pcap: classic pcap)\n"
+    "  lab capture stop           end the capture `lab capture start` began\n"
     "  serve [--bind ADDR] [--telnet-port BASE] [--ssh-port BASE] [--speed N]\n"
     "        [--idle-timeout SEC] serve every switch: telnet and SSH on BASE + switch\n"
     "                             index (defaults 2323, 2222; 0: free ports the system\n"
@@ -80,6 +87,9 @@ struct opts {
     const char *sw;
     struct replay_opts replay;
     struct serve_opts serve;
+    char ports[2800];     /* lab capture --port, comma-separated */
+    int nports;
+    const char *format;   /* lab capture --format */
     const char *lab_file; /* class create --lab */
     int students;         /* class create --students */
 };
@@ -114,6 +124,25 @@ static bool num_opt(const char *s, long lo, long hi, int *out)
     return true;
 }
 
+/* `--port SW:S/P`, at most LABCAP_PORTS_MAX, each short (a switch's name
+ * is at most 32 characters) and without the
+ * list's separators (the owner checks that the port exists). */
+static bool add_port(struct opts *o, const char *spec)
+{
+    size_t n = strlen(o->ports), len = strlen(spec);
+    if (o->nports == LABCAP_PORTS_MAX) {
+        fprintf(stderr, "mdsim: at most %d --port\n", LABCAP_PORTS_MAX);
+        return false;
+    }
+    if (len == 0 || len > 40 || strcspn(spec, ",\n") != len || !strchr(spec, ':')) {
+        fprintf(stderr, "mdsim: --port %.40s: SWITCH:SLOT/PORT, as MDS1:2/2\n", spec);
+        return false;
+    }
+    snprintf(o->ports + n, sizeof o->ports - n, "%s%s", n ? "," : "", spec);
+    o->nports++;
+    return true;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
     static const struct option longopts[] = {
@@ -128,6 +157,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         {"students", required_argument, NULL, 'N'}, {"pcap", required_argument, NULL, 'A'},
         {"series", required_argument, NULL, 'X'}, {"plots", required_argument, NULL, 'Y'},
         {"http", required_argument, NULL, 'H'},
+        {"port", required_argument, NULL, 'O'}, {"format", required_argument, NULL, 'M'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -150,6 +180,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         case 'A': o->replay.pcap = optarg; break;
         case 'X': o->replay.series = optarg; break;
         case 'Y': o->replay.plots = optarg; break;
+        case 'O': if (!add_port(o, optarg)) return -1; break;
+        case 'M': o->format = optarg; break;
         case 'N': if (!num_opt(optarg, 1, CLASS_STUDENTS_MAX, &o->students)) return -1; break;
         case 'B': o->serve.bind = optarg; break;
         case 'T': if (!num_opt(optarg, 0, 65535, &o->serve.telnet_base)) return -1; break;
@@ -226,6 +258,11 @@ static int run(struct lab *lab, struct opts *o, int argc, char **argv)
     if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "export") == 0)
         return o->replay.series ? labcmd_export(lab, o->replay.series, o->replay.plots, stdout, stderr)
                                 : usage_error("lab export needs --series FILE");
+    if (strcmp(argv[0], "lab") == 0 && argc >= 3 && strcmp(argv[1], "capture") == 0) {
+        fprintf(stderr, "mdsim: lab capture: nobody runs %s: a capture is of a running lab (`mdsim serve`, a console);"
+                        " `replay --pcap FILE` captures a replay\n", o->db);
+        return 1;
+    }
     int rc = strcmp(argv[0], "lab") == 0 && argc == 2 ? labcmd_run(lab, argv[1], stdout, stderr) : -1;
     return rc >= 0 ? rc : usage_error("unknown command");
 }
@@ -258,6 +295,32 @@ static int export_attached(const struct attach_owner *ow, const struct opts *o, 
     return rc == -2 ? usage_error(NULL) : rc;
 }
 
+/* `lab capture start [--port ...] [--format F] FILE|-`, `lab capture stop`:
+ * the owner holds the capture; a file is written there, `-` streams here. */
+static int capture_attached(const struct attach_owner *ow, const struct opts *o, int argc, char **argv,
+                            struct attach_job *j)
+{
+    static char path[LABCAP_PATH_MAX];
+    bool start = argc == 4 && strcmp(argv[2], "start") == 0;
+    if (argc == 3 && strcmp(argv[2], "stop") == 0) {
+        j->job = "lab-capture-stop";
+    } else if (!start) {
+        return usage_error("lab capture start FILE|- or lab capture stop");
+    } else if (o->format && strcmp(o->format, "pcap") != 0 && strcmp(o->format, "pcapng") != 0) {
+        return usage_error("--format pcap or pcapng");
+    } else if (strcmp(argv[3], "-") != 0 && (argv[3][0] == '\0' || !abs_path(argv[3], path, sizeof path))) {
+        fprintf(stderr, "mdsim: lab capture: a path empty, too long, or with a line break\n");
+        return 2;
+    } else {
+        j->job = "lab-capture-start";
+        j->capture = strcmp(argv[3], "-") == 0 ? "-" : path;
+        j->ports = o->ports;
+        j->format = o->format;
+    }
+    int rc = attach_run(ow, j);
+    return rc == -2 ? usage_error(NULL) : rc;
+}
+
 /* The same job, run by the process that owns the lab (DESIGN.md rule 7). */
 static int run_attached(const struct attach_owner *ow, struct opts *o, int argc, char **argv)
 {
@@ -272,14 +335,20 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
     } else if (strcmp(argv[0], "replay") == 0) {
         if (argc < 2)
             return usage_error("replay needs at least one file");
-        if (o->replay.series) { /* so is the clock the sampler rides on */
-            fprintf(stderr, "mdsim: --series needs its own lab: %s is in use by process %ld\n", o->db, (long)ow->pid);
-            return 1;
+        static char series[4096], plots[4096]; /* the owner writes them */
+        if ((o->replay.series && (!o->replay.series[0] || !abs_path(o->replay.series, series, sizeof series))) ||
+            (o->replay.plots && (!o->replay.plots[0] || !abs_path(o->replay.plots, plots, sizeof plots)))) {
+            fprintf(stderr, "mdsim: --series, --plots: a path empty, too long, or with a line break\n");
+            return 2;
         }
-        if (o->replay.pcap) { /* the data plane is the owner's */
-            fprintf(stderr, "mdsim: --pcap needs its own lab: %s is in use by process %ld\n", o->db, (long)ow->pid);
-            return 1;
+        j.series = o->replay.series ? series : NULL;
+        j.plots = o->replay.plots ? plots : NULL;
+        static char pcap[LABCAP_PATH_MAX]; /* the owner writes it */
+        if (o->replay.pcap && (!o->replay.pcap[0] || !abs_path(o->replay.pcap, pcap, sizeof pcap))) {
+            fprintf(stderr, "mdsim: --pcap: a path empty, too long, or with a line break\n");
+            return 2;
         }
+        j.capture = o->replay.pcap ? pcap : NULL;
         j.job = "replay";
         j.files = argv + 1;
         j.nfiles = argc - 1;
@@ -299,6 +368,8 @@ static int run_attached(const struct attach_owner *ow, struct opts *o, int argc,
         return 1;
     } else if (strcmp(argv[0], "lab") == 0 && argc == 2 && strcmp(argv[1], "export") == 0) {
         return export_attached(ow, o, &j);
+    } else if (strcmp(argv[0], "lab") == 0 && argc >= 3 && strcmp(argv[1], "capture") == 0) {
+        return capture_attached(ow, o, argc, argv, &j);
     } else if (strcmp(argv[0], "lab") == 0 && argc == 2 &&
                (strcmp(argv[1], "list") == 0 || strcmp(argv[1], "show") == 0 || strcmp(argv[1], "reset") == 0)) {
         j.job = strcmp(argv[1], "list") == 0 ? "lab-list" : strcmp(argv[1], "show") == 0 ? "lab-show" : "lab-reset";

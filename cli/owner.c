@@ -10,6 +10,7 @@
 #include "owner.h"
 #include "ownwire.h"
 #include "labcmd.h"
+#include "lab_capture.h"
 #include "replay.h"
 #include "telnet.h"
 #include "session.h"
@@ -164,8 +165,10 @@ static int bad_frame(struct client *c, FILE *err, int type, size_t n, const char
 /* ---- a job's request ---- */
 
 struct request {
-    char job[16], sw[64], cwd[4096];
+    char job[32], sw[64], cwd[4096];
     char series[4096], plots[4096]; /* lab-export: absolute paths */
+    char capture[LABCAP_PATH_MAX], ports[2800], format[8]; /* lab-capture-start; capture also replay --pcap */
+    bool bad_capture; /* a value that did not fit: refused, never truncated */
     bool check, verify, stop_on_error, follow_prompts;
     int pace_s;
     bool tty; /* the client's stdout is a terminal: line buffered, as there */
@@ -202,6 +205,12 @@ static void parse_request(char *text, struct request *rq)
             snprintf(rq->series, sizeof rq->series, "%s", v);
         else if (strcmp(l, "plots") == 0 && v[0] == '/')
             snprintf(rq->plots, sizeof rq->plots, "%s", v);
+        else if (strcmp(l, "capture") == 0)
+            rq->bad_capture |= (size_t)snprintf(rq->capture, sizeof rq->capture, "%s", v) >= sizeof rq->capture;
+        else if (strcmp(l, "ports") == 0)
+            rq->bad_capture |= (size_t)snprintf(rq->ports, sizeof rq->ports, "%s", v) >= sizeof rq->ports;
+        else if (strcmp(l, "format") == 0)
+            rq->bad_capture |= (size_t)snprintf(rq->format, sizeof rq->format, "%s", v) >= sizeof rq->format;
         else if (strcmp(l, "check") == 0)
             rq->check = *v == '1';
         else if (strcmp(l, "verify") == 0)
@@ -352,11 +361,25 @@ static int job_replay(struct client *c, const struct request *rq, int sw, char *
     if (!in)
         abort();
     int rc = read_files(c, buf, in, err);
-    if (rc == 0 && !client_starts(c)) {
+    struct stat st;
+    if (rc == 0 && (rq->bad_capture || (rq->capture[0] && rq->capture[0] != '/'))) {
+        fprintf(err, "mdsim: --pcap: the path is too long for the lab's owner\n");
+        rc = 2;
+    } else if (rc == 0 && rq->capture[0] && stat(rq->capture, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* the owner writes under the lab lock: a pipe's slow reader would hold everyone up */
+        fprintf(err, "mdsim: --pcap: %s is not a regular file: attached, the lab's owner writes it"
+                     " (to follow a live lab: `mdsim lab capture start -`)\n", rq->capture);
+        rc = 1;
+    } else if (rc == 0 && rq->series[0] && stat(rq->series, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(err, "mdsim: --series: %s is not a regular file: attached, the lab's owner writes it\n", rq->series);
+        rc = 1;
+    } else if (rc == 0 && !client_starts(c)) {
         rc = dropped(c, err);
     } else if (rc == 0) {
         struct replay_opts ro = {.check = rq->check, .verify = rq->verify, .stop_on_error = rq->stop_on_error,
                                  .follow_prompts = rq->follow_prompts, .pace_s = rq->pace_s, .start_switch = sw,
+                                 .pcap = rq->capture[0] == '/' ? rq->capture : NULL,
+                                 .series = rq->series[0] ? rq->series : NULL, .plots = rq->plots[0] ? rq->plots : NULL,
                                  .out = out, .err = err, .open = input_open, .open_ctx = in, .cwd = rq->cwd[0] ? rq->cwd : NULL,
                                  .stop = &own.stop};
         rc = replay_files(own.lab, in->name, in->n, &ro);
@@ -480,6 +503,23 @@ static int job_lab_export(struct client *c, const struct request *rq, int sw, ch
     return labcmd_export(own.lab, rq->series, rq->plots[0] ? rq->plots : NULL, out, err);
 }
 
+static int job_capture_start(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    (void)sw, (void)buf;
+    if (rq->bad_capture) {
+        fprintf(err, "mdsim: lab capture: a path, port list or format too long\n");
+        return 2;
+    }
+    struct labcap_req lr = {rq->capture, rq->ports, rq->format};
+    return labcap_start(own.lab, &lr, c->fd, &own.stop, out, err);
+}
+
+static int job_capture_stop(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err)
+{
+    (void)c, (void)rq, (void)sw, (void)buf;
+    return labcap_stop(own.lab, out, err);
+}
+
 static const struct {
     const char *name;
     int (*run)(struct client *c, const struct request *rq, int sw, char *buf, FILE *out, FILE *err);
@@ -487,7 +527,8 @@ static const struct {
 } jobs[] = {
     {"console", job_console, false},   {"replay", job_replay, true},      {"lab-list", job_lab_list, false},
     {"lab-show", job_lab_show, false}, {"lab-reset", job_lab_reset, false},
-    {"lab-export", job_lab_export, false},
+    {"lab-export", job_lab_export, false}, {"lab-capture-start", job_capture_start, false},
+    {"lab-capture-stop", job_capture_stop, false},
 };
 
 /* The first frame: 0, or the exit code after saying what was wrong. */

@@ -28,6 +28,15 @@ struct replay_pcap *replay_pcap_start(struct lab *lab, const char *path, FILE *e
         abort();
     rp->lab = lab;
     rp->path = path;
+    lab_lock(lab);
+    bool busy = lab_observer(lab, LAB_OBS_CAPTURE) != NULL; /* a served lab's: checked before the file is touched */
+    lab_unlock(lab);
+    if (busy) {
+        fprintf(err, "mdsim: --pcap: a capture is already running in this lab (`lab capture`, ethanalyzer):"
+                     " one at a time\n");
+        free(rp);
+        return NULL;
+    }
     rp->file = fopen(path, "wb");
     if (!rp->file) {
         fprintf(err, "mdsim: cannot write %s: %s\n", path, strerror(errno));

@@ -14,6 +14,7 @@ struct replay_series {
     struct lab *lab;
     FILE *f;
     const char *path, *plots;
+    bool kept; /* the lab was recording already (served): not restarted, not stopped */
 };
 
 static bool ends_with(const char *s, const char *tail)
@@ -56,7 +57,10 @@ struct replay_series *replay_series_start(struct lab *lab, const char *path, con
     }
     rs->lab = lab;
     lab_lock(lab);
-    bool on = series_lab_start(lab);
+    /* A served lab records from its start for everyone (lab export, its
+     * page): a replay attached to it writes that recording, as lab export. */
+    rs->kept = series_running(series_of_lab(lab));
+    bool on = rs->kept || series_lab_start(lab);
     lab_unlock(lab);
     if (!on) {
         fclose(rs->f);
@@ -71,7 +75,10 @@ int replay_series_finish(struct replay_series *rs, FILE *err)
     if (!rs)
         return 0;
     lab_lock(rs->lab);
-    series_lab_stop(rs->lab);
+    if (rs->kept)
+        lab_tick(rs->lab); /* the samples up to now, as lab export takes them */
+    else
+        series_lab_stop(rs->lab);
     const struct series *s = series_of_lab(rs->lab);
     bool ok = ends_with(rs->path, ".json") ? series_write_json(s, rs->f) : series_write_csv(s, rs->f);
     ok = fclose(rs->f) == 0 && ok;
@@ -92,7 +99,8 @@ void replay_series_discard(struct replay_series *rs)
     if (!rs)
         return;
     lab_lock(rs->lab);
-    series_lab_stop(rs->lab);
+    if (!rs->kept)
+        series_lab_stop(rs->lab);
     lab_unlock(rs->lab);
     fclose(rs->f);
     unlink(rs->path);

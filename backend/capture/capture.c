@@ -17,8 +17,11 @@ struct capture {
     struct capture_switches sw;
     bool flush_each; /* a pipe or a terminal follows the capture */
     bool failed;
-    int only[3];             /* capture_only_port, or sw -1: every port */
+    bool *want;              /* per port: captured (capture_add_port); NULL: every port */
     unsigned long frames, max_frames;
+    unsigned long dropped, behind; /* refused by room: in all, and since the last packet written */
+    bool (*room)(void *ctx, size_t n);
+    void *room_ctx;
     size_t bytes, max_bytes; /* written so far, and the bound */
     bool done;               /* a limit was reached */
     int *ifid;       /* per port: its pcapng interface, -1 none yet */
@@ -208,7 +211,11 @@ static void packet(struct capture *c, const struct ipnet_tap_frame *f, uint32_t 
     int id = interface(c, f);
     uint32_t pad = (4 - n % 4) % 4, dir = f->rx ? 1 : 2; /* epb_flags: inbound, outbound */
     size_t note = f->note ? strlen(f->note) : 0;
-    uint32_t len = 32 + n + pad + (uint32_t)(opt_len(4) + (note ? opt_len(note) : 0)) + 4;
+    char lost[96];
+    size_t nlost = c->behind ? (size_t)snprintf(lost, sizeof lost,
+                                                "mdsim: %lu frames not captured before this one: the reader fell behind",
+                                                c->behind) : 0;
+    uint32_t len = 32 + n + pad + (uint32_t)(opt_len(4) + (note ? opt_len(note) : 0) + (nlost ? opt_len(nlost) : 0)) + 4;
     const uint32_t epb[] = {6, len, (uint32_t)id, (uint32_t)(ns >> 32), (uint32_t)ns, n, n};
     out(c, epb, sizeof epb);
     out(c, c->frame, n);
@@ -216,6 +223,8 @@ static void packet(struct capture *c, const struct ipnet_tap_frame *f, uint32_t 
     opt(c, 2, &dir, 4);
     if (note)
         opt(c, 1, f->note, note); /* opt_comment */
+    if (nlost)
+        opt(c, 1, lost, nlost);
     out32(c, 0);
     out32(c, len);
 }
@@ -225,17 +234,25 @@ static void on_frame(void *ctx, const struct ipnet_tap_frame *f)
     struct capture *c = ctx;
     if (f->sw < 0 || f->sw >= c->sw.n || f->slot < 1 || f->slot >= SLOTS || f->port < 1 || f->port >= PORTS)
         return;
-    if (c->only[0] >= 0 && (f->sw != c->only[0] || f->slot != c->only[1] || f->port != c->only[2]))
+    if (c->want && !c->want[(f->sw * SLOTS + f->slot) * PORTS + f->port])
         return;
     if (c->done)
         return;
     uint32_t n = build(c, f);
     /* the packet block, its options and a first interface block fit in 512 */
-    if (c->bytes >= c->max_bytes || n + 512 + (f->note ? strlen(f->note) : 0) > c->max_bytes - c->bytes) {
+    size_t most = n + 512 + (f->note ? strlen(f->note) : 0);
+    if (c->bytes >= c->max_bytes || most > c->max_bytes - c->bytes) {
         c->done = true;
         return;
     }
+    if (c->room && !c->room(c->room_ctx, most)) { /* whole packets only: the file stays readable */
+        c->dropped++;
+        c->behind++;
+        return;
+    }
     packet(c, f, n);
+    if (c->fmt == CAPTURE_PCAPNG) /* said in the packet's comment */
+        c->behind = 0;
     c->done = ++c->frames >= c->max_frames;
     if (c->flush_each && fflush(c->out) != 0)
         c->failed = true;
@@ -255,7 +272,7 @@ struct capture *capture_start(struct ipnet *net, FILE *out, enum capture_format 
     if (!c)
         return NULL;
     *c = (struct capture){.net = net, .out = out, .fmt = fmt, .sw = *sw, .flush_each = followed(out),
-                          .only = {-1, 0, 0}, .max_frames = (unsigned long)-1, .max_bytes = (size_t)-1};
+                          .max_frames = (unsigned long)-1, .max_bytes = (size_t)-1};
     c->ifid = malloc(sizeof *c->ifid * (size_t)(nports ? nports : 1));
     if (!c->ifid) {
         free(c);
@@ -270,12 +287,31 @@ struct capture *capture_start(struct ipnet *net, FILE *out, enum capture_format 
     return c;
 }
 
+bool capture_add_port(struct capture *c, int sw, int slot, int port)
+{
+    if (sw < 0 || sw >= c->sw.n || slot < 1 || slot >= SLOTS || port < 1 || port >= PORTS)
+        return false;
+    if (!c->want && !(c->want = calloc((size_t)c->sw.n * SLOTS * PORTS, sizeof *c->want)))
+        return false;
+    c->want[(sw * SLOTS + slot) * PORTS + port] = true;
+    return true;
+}
+
 void capture_only_port(struct capture *c, int sw, int slot, int port)
 {
-    c->only[0] = sw;
-    c->only[1] = slot;
-    c->only[2] = port;
+    if (!capture_add_port(c, sw, slot, port))
+        abort(); /* out of memory, or a port ipnet has not */
 }
+
+void capture_set_room(struct capture *c, bool (*room)(void *ctx, size_t n), void *ctx)
+{
+    c->room = room;
+    c->room_ctx = ctx;
+}
+
+void capture_flush_each(struct capture *c) { c->flush_each = true; }
+
+unsigned long capture_dropped(const struct capture *c) { return c->dropped; }
 
 void capture_limit(struct capture *c, unsigned long frames, size_t bytes)
 {
@@ -293,6 +329,7 @@ bool capture_stop(struct capture *c)
     ipnet_set_tap(c->net, NULL, NULL);
     bool ok = !c->failed && fflush(c->out) == 0;
     free(c->ifid);
+    free(c->want);
     free(c);
     return ok;
 }

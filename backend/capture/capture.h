@@ -36,6 +36,20 @@ struct capture *capture_start(struct ipnet *net, FILE *out, enum capture_format 
                               const struct capture_switches *sw);
 /* Only the frames port (sw, slot, port) sends or receives. */
 void capture_only_port(struct capture *c, int sw, int slot, int port);
+/* Adds a port to those captured (the first call ends "every port");
+ * false when the port is out of ipnet's range or memory is short. */
+bool capture_add_port(struct capture *c, int sw, int slot, int port);
+/* A reader that may fall behind (a stream to a client): before each
+ * packet, room(ctx, n) says whether about n more bytes may be written; a
+ * packet it refuses is left out whole and counted, and the next packet
+ * written says how many were (pcapng comment), so the file stays
+ * readable and the lab never waits for the reader. */
+void capture_set_room(struct capture *c, bool (*room)(void *ctx, size_t n), void *ctx);
+/* Flush after every packet whatever out is: a file someone may read
+ * while the lab runs ends on a whole packet. */
+void capture_flush_each(struct capture *c);
+/* Frames room refused, in all. */
+unsigned long capture_dropped(const struct capture *c);
 /* At most frames frames and about bytes bytes in all (a frame that would
  * pass the bytes is not written, and none after it): ethanalyzer's
  * limit-captured-frames and the bootflash's file size. */
