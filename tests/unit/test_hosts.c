@@ -165,6 +165,33 @@ START_TEST(errors)
 }
 END_TEST
 
+/* Ctrl-C in the middle: the test is freed, its connections close and
+ * free themselves; the hosts going under a running test (an engine
+ * restart) leave it failed, still readable and freed by its command. */
+START_TEST(stopped_midway)
+{
+    routed_setup(10, 0);
+    hostnet_netserver(hn, 1, NETPERF_PORT);
+    struct netperf_conf c = {.host = 0, .remote = IP(10, 2, 2, 10), .port = NETPERF_PORT, .test = NETPERF_TCP_STREAM,
+                             .len_ns = 10 * SEC};
+    struct netperf_result r = {0};
+    struct netperf *np = netperf_start(hn, &c, &r);
+    ck_assert_ptr_nonnull(np);
+    engine_run_until(e, engine_now(e) + 2 * SEC);
+    ck_assert(!netperf_done(np, &r));
+    netperf_free(np);
+    engine_run_until(e, engine_now(e) + 5 * SEC);
+    np = netperf_start(hn, &c, &r); /* the server still serves */
+    engine_run_until(e, engine_now(e) + 3 * SEC);
+    ipnet_free(net);
+    hostnet_free(hn);
+    ck_assert(netperf_done(np, &r));
+    ck_assert_int_eq(r.error, NETPERF_DATA_FAILED);
+    netperf_free(np);
+    engine_free(e);
+}
+END_TEST
+
 /* The same run twice gives the same figures. */
 START_TEST(deterministic)
 {
@@ -190,6 +217,7 @@ int main(void)
     tcase_add_test(tc, stream_rate_bound);
     tcase_add_test(tc, rr_rates);
     tcase_add_test(tc, errors);
+    tcase_add_test(tc, stopped_midway);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
