@@ -218,6 +218,8 @@ static struct ipport *owner(struct ipnet *net, uint32_t ip)
  * when some port owns ip (in place of the oldest when full). */
 static void arp_learn(struct ipport *p, uint32_t ip)
 {
+    if ((ip & p->mask) != (p->ip & p->mask))
+        return; /* routed: its neighbour is a router, which no switch port owns */
     uint64_t now = engine_now(p->net->e);
     int oldest = 0;
     for (int i = 0; i < p->narp; i++) {

@@ -99,6 +99,10 @@ START_TEST(rtt_is_the_sum_of_the_hops)
     ck_assert_uint_lt(rtt, 50 * MS + 20000);
     ck_assert_uint_eq(from, IP(10, 1, 1, 2));
     ck_assert_uint_eq(type, 0);
+    /* MDS2 is no neighbour of MDS1's port, nor MDS1 of MDS2's: routers are between */
+    struct ipnet_arp arp[IPNET_ARP_MAX];
+    ck_assert_int_eq(ipnet_arp_table(net, 0, 2, 2, arp), 0);
+    ck_assert_int_eq(ipnet_arp_table(net, 1, 2, 2, arp), 0);
     /* the near router answers itself: no hop delay on its eth1 */
     rtt = probe(0, IP(192, 168, 10, 254), 0, 56, &from, &type, &code);
     ck_assert_uint_lt(rtt, 20000);
