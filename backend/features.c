@@ -11,6 +11,7 @@ extern const struct feature system_feature, config_feature, user_feature, line_f
 extern const struct feature fspf_feature;
 extern const struct feature route_feature;
 extern const struct feature host_feature;
+extern const struct feature portchannel_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -24,6 +25,7 @@ const struct feature *const features[] = {
     &host_feature, /* after the routers: its cables may reach their ports */
     &netsim_feature,
     &fabric_feature, /* before fcip: its engine and VSANs are what the tunnels join */
+    &portchannel_feature, /* its blocks before the fcip interfaces that are its members */
     &fcip_feature,
     &iscsi_feature,
     &vsan_feature,

@@ -9,6 +9,7 @@ static const struct iftype types[] = {
     {"fcip", "fcip", false},
     {"iscsi", "iscsi", true},
     {"mgmt", "mgmt", false},
+    {"port-channel", "port-channel", false},
 };
 
 const struct iftype *iftype_by_prefix(const char *s, size_t n)

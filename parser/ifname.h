@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 /* Index of each type in the table; (config-if) commands name them in iftypes. */
-enum { IFT_GE, IFT_FCIP, IFT_ISCSI, IFT_MGMT };
+enum { IFT_GE, IFT_FCIP, IFT_ISCSI, IFT_MGMT, IFT_PORTCHANNEL };
 #define IFT(x) (1u << (x))
 
 struct iftype {

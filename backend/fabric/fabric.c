@@ -165,6 +165,15 @@ void fabric_isl_down(struct fabric *fab, int id)
         }
 }
 
+void fabric_isl_vsans(struct fabric *fab, int id, const struct vsan_set *vsans)
+{
+    for (int i = 0; i < fab->nisl; i++)
+        if (id && fab->isls[i].id == id && memcmp(&fab->isls[i].vsans, vsans, sizeof *vsans) != 0) {
+            fab->isls[i].vsans = *vsans;
+            fabric_lsr_touch(fab, fab->isls[i].sw);
+        }
+}
+
 int fabric_reachable(const struct fabric *fab, int sw, int vsan, int *sws, int max)
 {
     int hop[256], n = 0;

@@ -85,6 +85,9 @@ typedef void (*fabric_send_fn)(void *ctx, struct fc_frame *f);
 int fabric_isl_up(struct fabric *fab, int sw, int peer_sw, const struct vsan_set *vsans, fabric_send_fn send,
                   void *ctx);
 void fabric_isl_down(struct fabric *fab, int id);
+/* The VSANs an up ISL carries change (a port-channel's members come and
+ * go, docs/port-channel.md): its switch's LSR changes only when they do. */
+void fabric_isl_vsans(struct fabric *fab, int id, const struct vsan_set *vsans);
 
 /* FSPF (docs/fspf.md). What an ISL's end is, as its link-state record
  * and `show topology` name it: its interface, the addresses of its two

@@ -66,8 +66,15 @@ int fcip_if_count(struct lab *lab, int sw);
 /* The Gigabit Ethernet port of the switch holding ip: true and slot/port. */
 bool fcip_ge_of_ip(struct lab *lab, int sw, uint32_t ip, int *slot, int *port);
 
+/* A port-channel's switchport settings copied onto a member
+ * (backend/portchannel: `channel-group N force`, and the channel's own
+ * changes). False when the interface does not exist. */
+bool fcip_if_set_switchport(struct lab *lab, int sw, int id, enum fcip_trunk_mode mode, const struct vsan_set *allowed);
+
 /* Running-config blocks: profiles, interfaces (id 0: all of them). */
 void fcip_render_profiles(struct lab *lab, int sw, strbuf *out);
 void fcip_render_ifs(struct lab *lab, int sw, strbuf *out, int id);
+/* `  switchport trunk allowed vsan ...` lines of a non-default list. */
+void fcip_render_allowed(strbuf *out, const struct vsan_set *allowed);
 
 #endif

@@ -14,6 +14,10 @@ void fcip_engine_reconcile(struct lab *lab, struct ipnet *net, void *state);
 /* The engine brought in line first; NULL when the tunnel does not run. */
 struct fcip_tunnel *fcip_live(struct lab *lab, int sw, int id);
 
+/* The port-channels of the lab's links (pchan.h), the engine brought in
+ * line first. */
+struct pchan_set *fcip_live_pchans(struct lab *lab);
+
 /* The shows with live values (fcip_live.c), for the fcip command table and
  * the interface hooks of the registry. */
 struct session;

@@ -13,6 +13,7 @@
 #include "lab/lab.h"
 #include "system/system.h"
 #include "ipnet/ip_text.h"
+#include "portchannel/portchannel.h"
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -340,12 +341,16 @@ static void brief_row(void *ctx, const struct fcip_if_conf *ic)
     view_get(s, ic->id, &v);
     static const char *const st[] = {[FCIP_ADMIN_DOWN] = "down", [FCIP_DOWN] = "down", [FCIP_INIT] = "init",
                                      [FCIP_ISOLATED] = "isolated", [FCIP_UP] = "up", [FCIP_TRUNKING] = "trunking"};
-    char name[16], prof[8];
+    char name[16], prof[8], channel[8] = "--";
     snprintf(name, sizeof name, "fcip%d", ic->id);
     snprintf(prof, sizeof prof, "%d", ic->profile);
-    cmd_printf(s, "%-10s %-6d %-6s %-7s %-15s %-5s %-8s --\n", name, v.port_vsan, "auto",
+    int ch = pc_channel_of(s->lab, s->sw, ic->id);
+    if (ch)
+        snprintf(channel, sizeof channel, "%d", ch);
+    cmd_printf(s, "%-10s %-6d %-6s %-7s %-15s %-5s %-8s %s\n", name, v.port_vsan, "auto",
                trunk_names[ic->trunk_mode], st[v.st.state],
-               v.st.state == FCIP_TRUNKING ? "TE" : v.st.state == FCIP_UP ? "E" : "--", ic->profile ? prof : "--");
+               v.st.state == FCIP_TRUNKING ? "TE" : v.st.state == FCIP_UP ? "E" : "--", ic->profile ? prof : "--",
+               channel);
 }
 
 void fcip_show_brief(struct session *s)

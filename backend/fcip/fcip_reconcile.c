@@ -5,10 +5,13 @@
 #include "fcip_engine.h"
 #include "tunnel.h"
 #include "fcip_log.h"
+#include "portchannel/pc_log.h"
 #include "feature.h"
 #include "lab/lab.h"
 #include "vsan/vsan.h"
 #include "fctimer/fctimer.h"
+#include "pchan.h"
+#include "portchannel/portchannel.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +21,7 @@ void *fcip_engine_create(struct lab *lab, engine_t *e, struct ipnet *net)
 {
     struct fcip_engine *fe = fcip_engine_new(e, net, lab_feature_state(lab, &fabric_feature));
     fcip_engine_on_change(fe, fcip_log_change, lab);
+    pchan_on_change(fcip_engine_pchans(fe), pc_log_change, lab);
     return fe;
 }
 
@@ -45,6 +49,22 @@ struct apply_ctx {
     struct fcip_engine *fe;
     int sw;
 };
+
+/* A port-channel's member (docs/port-channel.md): down while its channel
+ * is shut; tape acceleration off on it (the guide: it does not work on a
+ * channel's member), write acceleration only in channel mode active. */
+static void member_of_channel(struct lab *lab, int sw, struct fcip_tunnel_conf *c)
+{
+    struct pc_conf pc;
+    c->channel = pc_channel_of(lab, sw, c->id);
+    if (!c->channel || !pc_get(lab, sw, c->channel, &pc)) {
+        c->channel = 0;
+        return;
+    }
+    c->admin_up = c->admin_up && !pc.shutdown;
+    c->tape_acc = false;
+    c->write_acc = c->write_acc && pc.mode_active;
+}
 
 static void apply_if(void *arg, const struct fcip_if_conf *ic)
 {
@@ -75,6 +95,7 @@ static void apply_if(void *arg, const struct fcip_if_conf *ic)
         .sf_profile = ic->sf_profile,
     };
     memcpy(c.sf_peer_wwn, ic->sf_peer_wwn, sizeof c.sf_peer_wwn);
+    member_of_channel(x->lab, x->sw, &c);
     struct fctimer_conf tov;
     fctimer_get(x->lab, x->sw, &tov);
     c.e_d_tov_ms = tov.e_d_tov_ms;
@@ -94,10 +115,21 @@ void fcip_engine_reconcile(struct lab *lab, struct ipnet *net, void *state)
     fcip_engine_begin(fe);
     for (int sw = 0; sw < lab_switch_count(lab); sw++) {
         struct apply_ctx x = {lab, fe, sw};
+        struct vsan_set src_dst;
+        vsan_src_dst_ids(lab, sw, &src_dst);
+        pchan_set_src_dst(fcip_engine_pchans(fe), sw, &src_dst);
         if (lab_feature_enabled(lab, sw, GATE_FCIP))
             fcip_ifs_each(lab, sw, apply_if, &x);
     }
     fcip_engine_end(fe);
+}
+
+struct pchan_set *fcip_live_pchans(struct lab *lab)
+{
+    extern const struct feature fcip_feature;
+    lab_reconcile(lab);
+    struct fcip_engine *fe = lab_feature_state(lab, &fcip_feature);
+    return fe ? fcip_engine_pchans(fe) : NULL;
 }
 
 struct fcip_tunnel *fcip_live(struct lab *lab, int sw, int id)

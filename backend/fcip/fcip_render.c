@@ -4,6 +4,7 @@
 #include "fcip_store.h"
 #include "ipnet/ip_text.h"
 #include "fspf/fspf_conf.h"
+#include "portchannel/portchannel.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -70,7 +71,7 @@ void fcip_render_profiles(struct lab *lab, int sw, strbuf *out)
 
 /* A long list is cut at commas into a first line and `add` lines, so no
  * line grows past what a terminal (or the parser) takes comfortably. */
-static void render_allowed(strbuf *out, const struct vsan_set *allowed)
+void fcip_render_allowed(strbuf *out, const struct vsan_set *allowed)
 {
     struct vsan_set all = {{0}};
     vsan_set_all(&all);
@@ -136,7 +137,8 @@ static void render_if(struct lab *lab, int sw, strbuf *out, const struct fcip_if
         sb_printf(out, "  time-stamp\n");
     if (c->trunk_mode != FCIP_TRUNK_ON)
         sb_printf(out, "  switchport trunk mode %s\n", trunk[c->trunk_mode]);
-    render_allowed(out, &c->allowed);
+    fcip_render_allowed(out, &c->allowed);
+    pc_render_member(lab, sw, c->id, out);
     char ifname[16];
     snprintf(ifname, sizeof ifname, "fcip%d", c->id);
     fspf_render_if(lab, sw, ifname, out);

@@ -181,6 +181,20 @@ void fcip_if_set_text(struct lab *lab, int sw, int id, enum fcip_icol col, const
     lab_step_done(lab, st);
 }
 
+bool fcip_if_set_switchport(struct lab *lab, int sw, int id, enum fcip_trunk_mode mode, const struct vsan_set *allowed)
+{
+    static const char *const names[] = {[FCIP_TRUNK_ON] = "on", [FCIP_TRUNK_OFF] = "off", [FCIP_TRUNK_AUTO] = "auto"};
+    if (!fcip_if_exists(lab, sw, id))
+        return false;
+    strbuf list;
+    sb_init(&list);
+    vsan_set_format(allowed, &list);
+    fcip_if_set_text(lab, sw, id, FI_TRUNK_MODE, names[mode]);
+    fcip_if_set_text(lab, sw, id, FI_ALLOWED, sb_str(&list));
+    sb_free(&list);
+    return true;
+}
+
 int fcip_if_ids(struct lab *lab, int sw, int out[255])
 {
     return ids(lab, "SELECT id FROM fcip_if WHERE switch_id = ? ORDER BY id", sw, out);

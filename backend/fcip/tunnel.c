@@ -3,6 +3,7 @@
 #include "fspf.h"
 #include "fabric/zoning.h"
 #include "tape.h"
+#include "pchan.h"
 #include "fcip_wire.h"
 #include "engine/ewma.h"
 #include <stddef.h>
@@ -98,6 +99,7 @@ struct fcip_engine {
     bool closing; /* the lab closes: the data plane is gone, nothing is sent */
     fcip_change_fn on_change;
     void *change_ctx;
+    struct pchan_set *pc; /* the port-channels its links are members of */
 };
 
 static const char *const state_names[] = {
@@ -496,10 +498,15 @@ static void tunnel_try(struct fcip_tunnel *t)
     open_slot(t, 0);
 }
 
-static void isl_down(struct fcip_tunnel *t)
+/* keep_member: the link is computed again (bring_up) and stays in its
+ * port-channel meanwhile, so the channel tells nothing. */
+static void isl_release(struct fcip_tunnel *t, bool keep_member)
 {
     if (t->isl) {
-        fabric_isl_down(t->fe->fab, t->isl);
+        if (!t->conf.channel)
+            fabric_isl_down(t->fe->fab, t->isl);
+        else if (!keep_member)
+            pchan_member_down(t->fe->pc, t->conf.sw, t->conf.channel, t);
         t->was_up = t->up;
     }
     t->isl = 0;
@@ -507,6 +514,8 @@ static void isl_down(struct fcip_tunnel *t)
     fcip_tape_free(t->tape);
     t->tape = NULL;
 }
+
+static void isl_down(struct fcip_tunnel *t) { isl_release(t, false); }
 
 /* Everything down; an end that opens connections tries again later. */
 static void tunnel_reset(struct fcip_tunnel *t)
@@ -786,6 +795,8 @@ static bool elp_agrees(const struct fcip_tunnel *t)
  * and the cost of the profile's bandwidth. */
 static void describe_isl(struct fcip_tunnel *t)
 {
+    if (t->conf.channel) /* the channel describes its own ISL */
+        return;
     struct fabric_isl_info info = {.ifindex = FCIP_IFINDEX(t->conf.id),
                                    .local_ip = t->conf.local_ip,
                                    .peer_ip = t->conf.peer_ip,
@@ -823,18 +834,31 @@ static void tape_start(struct fcip_tunnel *t)
     t->tape = fcip_tape_new(&link);
 }
 
+/* A member of a port-channel gives its link to the channel, which gives
+ * the fabric one ISL for all its members (pchan.h). */
+static void isl_up(struct fcip_tunnel *t)
+{
+    if (!t->conf.channel) {
+        t->isl = fabric_isl_up(t->fe->fab, t->conf.sw, t->peer.sw, &t->up, isl_send, t);
+        describe_isl(t);
+        return;
+    }
+    struct pchan_member m = {t->conf.id, t->conf.local_ip, t->conf.peer_ip, t->conf.tcp.max_bw_bps,
+                             trunking(t->conf.trunk, t->peer.trunk)};
+    t->isl = pchan_member_up(t->fe->pc, t->conf.sw, t->conf.channel, t->peer.sw, &t->up, &m, isl_send, t);
+}
+
 /* A trunk stays up while it has a VSAN in common with its peer, even
  * when every such VSAN is isolated; an E port needs its port VSAN up. */
 static void bring_up(struct fcip_tunnel *t)
 {
     t->was_isolated = t->st.isolated;
-    isl_down(t);
+    isl_release(t, true);
     compute_up(t);
     bool elp = elp_agrees(t);
     if (!elp) /* nothing crosses */
         memset(&t->up, 0, sizeof t->up);
-    t->isl = fabric_isl_up(t->fe->fab, t->conf.sw, t->peer.sw, &t->up, isl_send, t);
-    describe_isl(t);
+    isl_up(t);
     t->st.peer_sw = t->peer.sw;
     t->st.write_acc_active = t->conf.write_acc && t->peer.write_acc;
     t->st.tape_acc_active = t->st.write_acc_active && t->conf.tape_acc && t->peer.tape_acc;
@@ -1066,7 +1090,7 @@ struct fcip_engine *fcip_engine_new(engine_t *e, struct ipnet *net, struct fabri
     struct fcip_engine *fe = calloc(1, sizeof *fe);
     if (!fe)
         abort();
-    *fe = (struct fcip_engine){.e = e, .net = net, .fab = fab};
+    *fe = (struct fcip_engine){.e = e, .net = net, .fab = fab, .pc = pchan_set_new(e, fab)};
     ipnet_register(net, IPNET_TCP, tcp_rx, tcp_lost, fe);
     ipnet_set_render(net, IPNET_TCP, tcp_render, fe);
     ipnet_on_icmp_error(net, IPNET_TCP, tcp_icmp_error, fe);
@@ -1087,9 +1111,11 @@ void fcip_engine_free(struct fcip_engine *fe)
         return;
     fe->closing = true;
     fabric_on_rebuilt(fe->fab, NULL, NULL);
+    pchan_on_change(fe->pc, NULL, NULL); /* the lab closes: nothing is logged */
     for (int i = 0; i < fe->n; i++)
         tunnel_free(fe->t[i]);
     free(fe->t);
+    pchan_set_free(fe->pc);
     if (fe->reap)
         engine_cancel(fe->e, fe->reap);
     reap(fe->e, fe);
@@ -1132,8 +1158,15 @@ static void apply_live(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
 {
     bool trunk = trunk_differs(t, c);
     bool tcp = memcmp(&t->conf.tcp, &c->tcp, sizeof c->tcp) != 0;
+    bool moved = t->conf.channel != c->channel;
+    if (moved) /* joins or leaves a channel: its ISL moves, its connections stay */
+        isl_down(t);
     t->conf = *c;
-    if (tcp && t->isl) /* a new bandwidth, a new cost */
+    if (moved)
+        link_check(t);
+    if (tcp && t->isl && t->conf.channel) /* a new bandwidth, a new cost: its channel's */
+        isl_up(t);
+    else if (tcp && t->isl)
         describe_isl(t);
     for (int i = 0; tcp && i < 2; i++)
         if (t->ep[i]) {
@@ -1243,6 +1276,8 @@ void fcip_tunnel_status(struct fcip_tunnel *t, struct fcip_status *st)
 }
 
 const struct fspf_link *fcip_tunnel_fspf(const struct fcip_tunnel *t) { return t->fspf; }
+
+struct pchan_set *fcip_engine_pchans(struct fcip_engine *fe) { return fe->pc; }
 
 void fcip_tunnel_tape_sessions(const struct fcip_tunnel *t, bool host_end,
                                void (*fn)(void *ctx, const struct fcip_tape_session *s), void *ctx)

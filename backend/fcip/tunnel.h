@@ -68,6 +68,7 @@ struct fcip_tunnel_conf {
     bool special_frame; /* the connections it opens start with a special frame ... */
     uint8_t sf_peer_wwn[8]; /* ... naming this switch */
     int sf_profile;     /* ... and this profile of it, 0 any */
+    int channel;        /* its port-channel (pchan.h), 0: none */
 };
 
 enum fcip_state {
@@ -168,6 +169,8 @@ const char *fcip_state_text(enum fcip_state s);
  * while tape acceleration runs on it. */
 void fcip_tunnel_tape_sessions(const struct fcip_tunnel *t, bool host_end,
                                void (*fn)(void *ctx, const struct fcip_tape_session *s), void *ctx);
+/* The port-channels of its links (pchan.h). */
+struct pchan_set *fcip_engine_pchans(struct fcip_engine *fe);
 /* Its FSPF hellos and neighbors (fspf.h); never NULL. */
 const struct fspf_link *fcip_tunnel_fspf(const struct fcip_tunnel *t);
 

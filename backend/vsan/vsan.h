@@ -42,6 +42,10 @@ bool vsan_exists(struct lab *lab, int sw, int id);
  * vsan database puts it elsewhere. */
 int vsan_port_vsan(struct lab *lab, int sw, const char *ifname);
 
+/* The VSANs whose port-channels balance per source and destination
+ * (`vsan N loadbalancing src-dst-id`); the others go per exchange. */
+void vsan_src_dst_ids(struct lab *lab, int sw, struct vsan_set *out);
+
 /* Running-config: the `vsan database` of VSANs (global section) and the
  * one of port memberships, printed after the interfaces it names. */
 void vsan_render_vsans(struct lab *lab, int sw, strbuf *out);

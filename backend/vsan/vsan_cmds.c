@@ -73,6 +73,16 @@ static int cmd_member(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* How the VSAN's port-channels spread its frames (docs/port-channel.md). */
+static int cmd_loadbalancing(struct session *s, const struct cmd_args *a)
+{
+    int id = (int)arg_num(a, "vid", 0);
+    if (!vsan_exists(s->lab, s->sw, id))
+        return cmd_error(s, "%% vsan not present");
+    vsan_lb_set(s->lab, s->sw, id, !a->negated && arg_has(a, "src-dst-id"));
+    return 0;
+}
+
 /* ---- membership lists ---- */
 
 struct member {
@@ -121,6 +131,8 @@ void vsan_render_vsans(struct lab *lab, int sw, strbuf *out)
             sb_printf(out, "  vsan %d name %s\n", ids[i], name);
         else
             sb_printf(out, "  vsan %d\n", ids[i]);
+        if (vsan_lb_src_dst_id(lab, sw, ids[i]))
+            sb_printf(out, "  vsan %d loadbalancing src-dst-id\n", ids[i]);
     }
 }
 
@@ -153,9 +165,9 @@ static void show_one(struct session *s, int id)
                "vsan %d information\n"
                "         name:%s  state:active\n"
                "         interoperability mode:default\n"
-               "         loadbalancing:src-id/dst-id/oxid\n"
+               "         loadbalancing:%s\n"
                "         operational state:down\n\n",
-               id, name);
+               id, name, vsan_lb_src_dst_id(s->lab, s->sw, id) ? "src-id/dst-id" : "src-id/dst-id/oxid");
 }
 
 static int show_vsan(struct session *s, const struct cmd_args *a)
@@ -228,6 +240,9 @@ static int show_membership(struct session *s, const struct cmd_args *a)
 }
 
 #define VSAN_HELP "vsan: Configure VSAN parameters\nvid: VSAN id"
+#define LB_HELP                                                                                        \
+    VSAN_HELP "\nloadbalancing: Configure the load balancing scheme\nsrc-dst-id: Source and destination " \
+              "ID\nsrc-dst-ox-id: Source, destination and exchange ID (the default)"
 #define MEMBER_HELP VSAN_HELP "\ninterface: Add interfaces to the VSAN\nfcip: FCIP interface\nid: Enter the interface id"
 
 const struct cmd_def vsan_cmds[] = {
@@ -237,6 +252,10 @@ const struct cmd_def vsan_cmds[] = {
      cmd_vsan, 0, 0, 0},
     {M(MODE_VSAN_DB), "no vsan <vid:1-4093> [name [<vname:word>]]", VSAN_HELP "\nname: Assign a name to the VSAN\nvname: VSAN name",
      cmd_no_vsan, 0, 0, 0},
+    {M(MODE_VSAN_DB), "vsan <vid:1-4093> loadbalancing {src-dst-id | src-dst-ox-id}", LB_HELP, cmd_loadbalancing, 0,
+     0, 0},
+    {M(MODE_VSAN_DB), "no vsan <vid:1-4093> loadbalancing [src-dst-id | src-dst-ox-id]", LB_HELP,
+     cmd_loadbalancing, 0, 0, 0},
     {M(MODE_VSAN_DB), "[no] vsan <vid:1-4094> interface fcip <id:1-255@fcip-if>", MEMBER_HELP, cmd_member, 0, GATE_FCIP, 0},
     {M(MODE_EXEC), "show vsan [<vid:1-4094>]", "vsan: Display VSAN information\nvid: VSAN id", show_vsan,
      CMD_PIPE, 0, 0},

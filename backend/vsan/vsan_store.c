@@ -118,3 +118,33 @@ int vsan_port_vsan(struct lab *lab, int sw, const char *ifname)
     sqlite3_reset(st);
     return v;
 }
+
+void vsan_lb_set(struct lab *lab, int sw, int id, bool src_dst_id)
+{
+    sqlite3_stmt *st = keyed(lab, "INSERT INTO vsan(switch_id, id, src_dst_id) VALUES (?1, ?2, ?3)"
+                                  " ON CONFLICT (switch_id, id) DO UPDATE SET src_dst_id = ?3",
+                             sw);
+    sqlite3_bind_int(st, 2, id);
+    sqlite3_bind_int(st, 3, src_dst_id);
+    lab_step_done(lab, st);
+}
+
+bool vsan_lb_src_dst_id(struct lab *lab, int sw, int id)
+{
+    sqlite3_stmt *st = keyed(lab, "SELECT src_dst_id FROM vsan WHERE switch_id = ?1 AND id = ?2", sw);
+    sqlite3_bind_int(st, 2, id);
+    bool yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+    sqlite3_reset(st);
+    return yes;
+}
+
+void vsan_src_dst_ids(struct lab *lab, int sw, struct vsan_set *out)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st = keyed(lab, "SELECT id FROM vsan WHERE switch_id = ?1 AND src_dst_id = 1", sw);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int id = sqlite3_column_int(st, 0);
+        vsan_set_add(out, id, id);
+    }
+    sqlite3_reset(st);
+}

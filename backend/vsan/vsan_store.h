@@ -16,6 +16,11 @@ int vsan_named(struct lab *lab, int sw, const char *name);
 /* The configured VSAN ids, ascending (at most max). */
 int vsan_ids(struct lab *lab, int sw, int *ids, int max);
 
+/* `vsan N loadbalancing src-dst-id` (true) or `src-dst-ox-id`; the VSAN
+ * exists (VSAN 1 gets a row). */
+void vsan_lb_set(struct lab *lab, int sw, int id, bool src_dst_id);
+bool vsan_lb_src_dst_id(struct lab *lab, int sw, int id);
+
 /* Port VSAN 1 deletes the row: VSAN 1 is where interfaces start. */
 void vsan_member_set(struct lab *lab, int sw, const char *ifname, int vsan);
 /* Every membership row: fn(ctx, ifname, vsan). */
