@@ -3,7 +3,8 @@
 # telnet and an SSH port after the switches' (hosts.lab: MDS1, MDS2, then
 # H1 and H2), a login with the first switch's accounts, the host's prompt
 # and shell; netserver started over SSH on H2 answers netperf typed over
-# telnet on H1, on the served lab's clock (--speed 0: virtual, as replay).
+# telnet on H1 through MDS1's simulator (1 ms each way), on the served
+# lab's clock (--speed 0: virtual, as replay).
 # usage: test_serve_hosts.sh MDSIM
 . "$(dirname "$0")/../tools/serve_lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,10 +26,11 @@ grep -qF 'establish control: are you sure there is a netserver listening on H2 a
     fail "netperf before the bridge: $(cat "$work/h1")"
 grep -qxF 'bash: foo: command not found' "$work/h1" || fail "bash's error: $(cat "$work/h1")"
 
-printf 'configure terminal\nsan-ext-tuner enable\nend\nips netsim enable interface gigabitethernet 2/5 gigabitethernet 2/6\n' |
+printf 'configure terminal\nsan-ext-tuner enable\nend\nips netsim enable interface gigabitethernet 2/5 gigabitethernet 2/6\nips netsim delay-ms 1 ingress gigabitethernet 2/5\nips netsim delay-ms 1 ingress gigabitethernet 2/6\n' |
     timeout 60 "$client" 127.0.0.1 "$TP" > "$work/mds1" 2>&1 || fail "telnet MDS1: $(cat "$work/mds1")"
 printf 'netperf -H H2 -t TCP_RR -l 5\n' | timeout 60 "$client" 127.0.0.1 $((TP + 2)) > "$work/h1" 2>&1 || fail "telnet H1 again"
-grep -qE '^16384  87380  1        1       5\.00    +[0-9]+\.[0-9]{2}   $' "$work/h1" || fail "TCP_RR served: $(cat "$work/h1")"
+# 1 ms each way: a transaction every 2 ms
+grep -qE '^16384  87380  1        1       5\.00      49[89]\.[0-9]{2}   $' "$work/h1" || fail "TCP_RR served: $(cat "$work/h1")"
 serve_stop
 [ "$fails" -eq 0 ] && echo "test_serve_hosts: ok"
 exit "$fails"
