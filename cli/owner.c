@@ -363,7 +363,7 @@ static int job_replay(struct client *c, const struct request *rq, int sw, char *
     int rc = read_files(c, buf, in, err);
     struct stat st;
     if (rc == 0 && (rq->bad_capture || (rq->capture[0] && rq->capture[0] != '/'))) {
-        fprintf(err, "mdsim: --pcap: the path is too long for the lab's owner\n");
+        fprintf(err, "mdsim: --pcap: not an absolute path, or too long for the lab's owner\n");
         rc = 2;
     } else if (rc == 0 && rq->capture[0] && stat(rq->capture, &st) == 0 && !S_ISREG(st.st_mode)) {
         /* the owner writes under the lab lock: a pipe's slow reader would hold everyone up */

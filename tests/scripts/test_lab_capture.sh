@@ -8,7 +8,8 @@
 #   ports in classic pcap);
 #   a second capture refused, and replay --pcap and ethanalyzer beside it;
 #   --port and --format pcap; hostile paths, ports and formats refused
-#   with nothing started and no file made;
+#   with nothing started and no file made, from mdsim and from a peer
+#   that speaks the owner's frames itself (tests/tools/owner_peer);
 # - `lab capture start -` piped into `tshark -i -` sees FCIP frames while
 #   the lab runs, and `lab capture stop` ends the pipe; Ctrl-C ends a
 #   stream (exit 0); a streaming client killed frees the slot, the owner
@@ -120,6 +121,28 @@ out=$("$mdsim" --db a.db replay --pcap /dev/null one.txt 2>&1)
 [ $? = 1 ] && grep -q "not a regular file" <<< "$out" || fail "attached replay --pcap /dev/null: $out"
 out=$("$mdsim" --db a.db replay --pcap "$long" one.txt 2>&1)
 [ $? = 2 ] && grep -q "too long" <<< "$out" || fail "attached replay --pcap LONG: $out"
+# the same from a peer that speaks the owner's frames itself: values no mdsim sends
+peer="$(dirname "$mdsim")/owner_peer"
+raw() { # name pattern code request [more frames...]
+    local name=$1 pattern=$2 code=$3 q=$4
+    shift 4
+    timeout 40 "$peer" a.db-owner/sock "Q:$q" "$@" > "raw.$name" 2>&1 || fail "raw $name: $(cat "raw.$name")"
+    set -- "$name" "$pattern" "$code"
+    grep -q "^0 R .*$2" "raw.$1" && grep -qx "0 X $3" "raw.$1" || fail "raw $1: $(head -c 300 "raw.$1")"
+}
+[ -x "$peer" ] || fail "need $peer"
+if [ -x "$peer" ]; then
+    C='job=lab-capture-start\n'
+    raw long_path "too long" 2 "${C}capture=/$long"
+    raw relative "an absolute path" 2 "${C}capture=cap.pcapng"
+    raw no_path "an absolute path" 2 "${C}"
+    raw empty_port "not SWITCH:SLOT/PORT" 1 "${C}capture=-\nports=MDS1:2/2,,MDS1:2/2"
+    raw many_ports "more than 64 --port" 1 "${C}capture=-\nports=$(printf 'MDS1:2/2,%.0s' $(seq 64))MDS1:2/2"
+    raw long_ports "too long" 2 "${C}capture=-\nports=$(printf 'MDS1:2/2,%.0s' $(seq 400))"
+    raw bad_format "pcap or pcapng" 2 "${C}capture=-\nformat=pcapx"
+    raw long_format "too long" 2 "${C}capture=-\nformat=pcapngpcapng"
+    raw replay_pcap "not an absolute path" 2 'job=replay\ncapture=x.pcapng' 'F:+a.txt' 'D:show switchname\n' 'G:'
+fi
 "$mdsim" --db a.db lab capture start ok.pcapng > /dev/null 2>&1 || fail "a start after the refusals"
 "$mdsim" --db a.db lab capture stop > /dev/null 2>&1 || fail "a stop after the refusals"
 serve_stop > /dev/null || fail "serve A did not stop cleanly"
