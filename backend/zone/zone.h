@@ -42,6 +42,9 @@ struct zone_counts {
 };
 /* In a VSAN (0: all of the switch's). */
 int zone_totals(struct lab *lab, int sw, int vsan, struct zone_counts *c);
+/* One count of the switch's, all VSANs: what its bounds are checked on. */
+enum zone_kind { ZK_ZONES, ZK_MEMBERS, ZK_SETS };
+int zone_count_of(struct lab *lab, int sw, enum zone_kind k);
 
 /* The switch's own activation: a copy of the zoneset's zones now; false
  * when no such zoneset. `when`: the lab clock's nanoseconds. */

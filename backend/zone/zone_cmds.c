@@ -32,9 +32,7 @@ static int bad_name(struct session *s, const char *name)
 
 static int room_for(struct session *s, bool is_set)
 {
-    struct zone_counts c;
-    zone_totals(s->lab, s->sw, 0, &c);
-    if (is_set ? c.sets >= ZONE_MAX_SETS : c.zones >= ZONE_MAX_ZONES)
+    if (zone_count_of(s->lab, s->sw, is_set ? ZK_SETS : ZK_ZONES) >= (is_set ? ZONE_MAX_SETS : ZONE_MAX_ZONES))
         return cmd_error(s, "%% Maximum number of %s (%d) reached", is_set ? "zonesets" : "zones",
                          is_set ? ZONE_MAX_SETS : ZONE_MAX_ZONES);
     return 0;
@@ -97,12 +95,8 @@ static int zone_member(struct session *s, const struct cmd_args *a, bool pwwn)
     bool has = zone_member_has(s->lab, s->sw, s->ctx.a, s->ctx.name, kind, value);
     if (a->negated && !has)
         return cmd_error(s, "%% Member %s %s not present in zone %s", kind, value, s->ctx.name);
-    if (!a->negated && !has) {
-        struct zone_counts c;
-        zone_totals(s->lab, s->sw, 0, &c);
-        if (c.members >= ZONE_MAX_MEMBERS)
-            return cmd_error(s, "%% Maximum number of zone members (%d) reached", ZONE_MAX_MEMBERS);
-    }
+    if (!a->negated && !has && zone_count_of(s->lab, s->sw, ZK_MEMBERS) >= ZONE_MAX_MEMBERS)
+        return cmd_error(s, "%% Maximum number of zone members (%d) reached", ZONE_MAX_MEMBERS);
     zone_member_set(s->lab, s->sw, s->ctx.a, s->ctx.name, kind, value, !a->negated);
     return 0;
 }

@@ -94,6 +94,16 @@ int zone_totals(struct lab *lab, int sw, int vsan, struct zone_counts *c)
     return v[0] + v[2];
 }
 
+int zone_count_of(struct lab *lab, int sw, enum zone_kind k)
+{
+    static const char *const sql[3] = {
+        [ZK_ZONES] = "SELECT count(*) FROM zone WHERE switch_id = ?1",
+        [ZK_MEMBERS] = "SELECT count(*) FROM zone_member WHERE switch_id = ?1",
+        [ZK_SETS] = "SELECT count(*) FROM zoneset WHERE switch_id = ?1",
+    };
+    return count(keyed(lab, sql[k], sw));
+}
+
 void zone_create(struct lab *lab, int sw, int vsan, const char *name, bool is_set)
 {
     lab_step_done(lab, in_vsan(lab,
