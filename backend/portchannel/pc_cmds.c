@@ -126,8 +126,10 @@ static int cmd_channel_group(struct session *s, const struct cmd_args *a)
 {
     int id = (int)arg_num(a, "id", 0), fcip = s->ctx.a, now = pc_channel_of(s->lab, s->sw, fcip);
     if (a->negated) {
-        if (!now || (id && id != now))
-            return cmd_error(s, "%% %s is not a member of port-channel %d", s->ctx.ifname, id ? id : now);
+        if (!now)
+            return cmd_error(s, "%% %s is not a member of any port-channel", s->ctx.ifname);
+        if (id && id != now)
+            return cmd_error(s, "%% %s is not a member of port-channel %d", s->ctx.ifname, id);
         pc_member_set(s->lab, s->sw, fcip, 0);
         return 0;
     }

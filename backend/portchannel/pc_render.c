@@ -16,8 +16,7 @@ void pc_render_one(struct lab *lab, int sw, int id, strbuf *out)
     if (c.trunk_mode != FCIP_TRUNK_ON)
         sb_printf(out, "  switchport trunk mode %s\n", trunk[c.trunk_mode]);
     fcip_render_allowed(out, &c.allowed);
-    if (!c.shutdown)
-        sb_printf(out, "  no shutdown\n");
+    sb_printf(out, c.shutdown ? "  shutdown\n" : "  no shutdown\n"); /* created up: both are said */
 }
 
 void pc_render(struct lab *lab, int sw, strbuf *out)

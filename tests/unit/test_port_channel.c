@@ -280,6 +280,32 @@ START_TEST(member_down_keeps_the_isl)
 }
 END_TEST
 
+/* src-dst-id in the VSAN: the one initiator/target pair's exchanges all
+ * take one member, at both ends, and run at that member's rate. */
+START_TEST(src_dst_id_keeps_the_pair_on_one_link)
+{
+    rig(2);
+    struct vsan_set v1 = {{0}};
+    vsan_set_add(&v1, 1, 1);
+    pchan_set_src_dst(fcip_engine_pchans(fe), 0, &v1);
+    pchan_set_src_dst(fcip_engine_pchans(fe), 1, &v1);
+    writes(32);
+    run_for(5);
+    struct tuner_counters c;
+    double x = rate(20, &c);
+    for (int sw = 0; sw < 2; sw++) {
+        struct pchan_status st = channel(sw);
+        ck_assert_int_eq(st.nup, 2);
+        printf("src-dst-id, switch %d: frames %llu / %llu\n", sw + 1, (unsigned long long)st.frames[0],
+               (unsigned long long)st.frames[1]);
+        ck_assert(st.frames[0] == 0 || st.frames[1] == 0);
+        ck_assert_uint_gt(st.frames[0] + st.frames[1], sw ? 500 : 100000); /* MDS2: XFER_RDY, RSP */
+    }
+    printf("src-dst-id: %.2f MB/s on one member\n", x);
+    ck_assert_msg(x > G8_MBPS * 0.93 && x < G8_MBPS * 1.05, "%.2f", x);
+}
+END_TEST
+
 /* The last member down takes the ISL down; back up, it returns. */
 START_TEST(last_member_takes_the_isl)
 {
@@ -314,6 +340,7 @@ int main(void)
     tcase_add_test(tc, two_members_twice_one);
     tcase_add_test(tc, member_down_keeps_the_isl);
     tcase_add_test(tc, last_member_takes_the_isl);
+    tcase_add_test(tc, src_dst_id_keeps_the_pair_on_one_link);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
