@@ -14,7 +14,7 @@
 #   the lab runs, and `lab capture stop` ends the pipe; Ctrl-C ends a
 #   stream (exit 0); a streaming client killed frees the slot, the owner
 #   going on; a reader that does not read never holds the lab up (its
-#   packets are left out and counted);
+#   packets are left out whole and counted, the stream stays readable);
 # - the owner killed mid-capture leaves a file tshark reads whole;
 # - an attached replay --pcap --series, twice on fresh served labs, gives
 #   the bytes of the same replay on a lab of its own.
@@ -182,18 +182,25 @@ free_slot() { "$mdsim" --db b.db lab capture start f.pcapng > /dev/null 2>&1; }
 wait_for 30 free_slot || fail "the slot stayed taken after the client was killed"
 "$mdsim" --db b.db lab capture stop > /dev/null 2>&1 || fail "stop after the kill"
 
-# a reader that never reads: the lab runs on, the packets it missed are counted
-exec 7<> fifo # the pipe stays open, nobody reads it
-"$mdsim" --db b.db lab capture start - > fifo 2> slow.err &
-client=$!
+# a reader that does not read until the lab is done: the lab runs on, the
+# packets it missed are left out whole and counted, and what it then
+# reads is a pcapng tshark reads, the next packet saying how many went
+( "$mdsim" --db b.db lab capture start - 2> slow.err |
+    { while [ ! -e go ]; do sleep 0.1; done; cat > late.pcapng; } ) &
+pipe=$!
 wait_for 30 grep -q "streaming" slow.err || fail "the stalled stream did not start: $(cat slow.err)"
 start=$(date +%s)
 "$mdsim" --db b.db replay busy.txt > busy.out 2>&1 || true # (its first part was replayed already)
+[ $(($(date +%s) - start)) -lt 25 ] || fail "the lab waited for a reader that did not read"
+touch go
 "$mdsim" --db b.db lab capture stop > slow.stop 2>&1 || fail "stop of the stalled stream: $(cat slow.stop)"
 grep -Eq "streamed; [1-9][0-9]* not captured: the reader fell behind" slow.stop || fail "stalled stream: $(cat slow.stop)"
-[ $(($(date +%s) - start)) -lt 25 ] || fail "the lab waited for a reader that did not read"
-{ kill -KILL $client; wait $client; } 2> /dev/null
-exec 7>&-
+wait_for 60 eval '! kill -0 $pipe 2> /dev/null' || fail "the late reader's stream did not end"
+ts -r late.pcapng -q || fail "tshark cannot read what the late reader got"
+[ "$(count late.pcapng '')" = "$(grep -o '^[0-9]*' slow.stop)" ] ||
+    fail "the late reader got $(count late.pcapng '') packets, stop said $(cat slow.stop)"
+[ "$(count late.pcapng 'frame.comment contains "frames not captured before this one: the reader fell behind"')" -ge 1 ] ||
+    fail "no packet says what was left out"
 serve_stop > /dev/null || fail "serve B did not stop cleanly"
 
 # ---- the owner killed mid-capture: the file is whole up to its last packet ----
