@@ -136,7 +136,8 @@ static bool parse_port(struct lab *lab, const char *spec, size_t len, int out[3]
     }
     memcpy(num, colon + 1, rest);
     num[rest] = '\0';
-    if (sscanf(num, "%2d/%2d%n", &slot, &port, &used) != 2 || (size_t)used != rest || num[0] < '0' || num[0] > '9') {
+    if (strspn(num, "0123456789/") != rest || sscanf(num, "%2d/%2d%n", &slot, &port, &used) != 2 ||
+        (size_t)used != rest) {
         fprintf(err, "mdsim: lab capture: --port %s:%s: not SWITCH:SLOT/PORT\n", name, num);
         return false;
     }

@@ -99,6 +99,8 @@ bad 1 "no such switch in the lab" start --port MDS9:2/2 h.pcapng
 bad 1 "MDS1 has no GigabitEthernet9/9" start --port MDS1:9/9 h.pcapng
 bad 1 "not SWITCH:SLOT/PORT" start --port MDS1:2/2/3 h.pcapng
 bad 1 "not SWITCH:SLOT/PORT" start --port 'MDS1:-1/2' h.pcapng
+bad 1 "not SWITCH:SLOT/PORT" start --port 'MDS1:2/ 2' h.pcapng
+bad 1 "not SWITCH:SLOT/PORT" start --port 'MDS1:2/+2' h.pcapng
 bad 1 "not SWITCH:SLOT/PORT" start --port 'MDS1:99999999999/2' h.pcapng
 bad 2 "SWITCH:SLOT/PORT, as MDS1:2/2" start --port MDS1 h.pcapng
 bad 2 "SWITCH:SLOT/PORT" start --port 'MDS1:2/2,MDS2:2/2' h.pcapng
