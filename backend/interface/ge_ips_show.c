@@ -94,7 +94,7 @@ int ge_show_ips_route(struct session *s, const struct cmd_args *a)
         return cmd_error(s, "%% Invalid interface format");
     struct ge_conf c;
     ge_get(s->lab, s->sw, p->slot, p->port, &c);
-    cmd_printf(s, "Codes: C - connected, S - static\n\nNo default gateway\n\n");
+    route_show_head(s, p->slot, p->port);
     route_show_static(s, p->slot, p->port);
     if (c.has_ip) {
         uint32_t net = c.ip & c.mask;

@@ -19,6 +19,9 @@ void route_del(struct lab *lab, int sw, const struct ipnet_route *r);
 void route_render(struct lab *lab, int sw, strbuf *out);
 /* The lab's routers, ports, routes and cables, into a new data plane. */
 void route_routers_declare(struct lab *lab, struct ipnet *net);
+/* The head of the routing table shows: codes and the default gateway
+ * in use (by that port; slot 0: by any). */
+void route_show_head(struct session *s, int slot, int port);
 /* The S lines of `show ips ip route interface ...`: the routes of the
  * session's switch that leave by that port (slot 0: every port). */
 void route_show_static(struct session *s, int slot, int port);

@@ -101,24 +101,28 @@ void route_show_static(struct session *s, int slot, int port)
     }
 }
 
+void route_show_head(struct session *s, int slot, int port)
+{
+    struct ipnet_route r[IPNET_ROUTES_MAX];
+    int n = route_list(s->lab, s->sw, r, IPNET_ROUTES_MAX), vs, vp;
+    char h[16];
+    cmd_printf(s, "Codes: C - connected, S - static\n\n");
+    for (int i = 0; i < n; i++)
+        if (r[i].mask == 0 && r[i].nexthop && route_via(s, &r[i], &vs, &vp) &&
+            (!slot || (vs == slot && vp == port))) {
+            cmd_printf(s, "Default gateway is %s\n\n", ipt(r[i].nexthop, h));
+            return;
+        }
+    cmd_printf(s, "No default gateway\n\n");
+}
+
 /* `show ip route` and `show ips ip route`: the routes in use, static
  * then connected (an up port with an address), as `show ips ip route
  * interface` prints one port's. */
 static int show_ip_route(struct session *s, const struct cmd_args *a)
 {
     (void)a;
-    struct ipnet_route r[IPNET_ROUTES_MAX];
-    int n = route_list(s->lab, s->sw, r, IPNET_ROUTES_MAX), vs, vp;
-    const struct ipnet_route *dflt = NULL;
-    for (int i = 0; i < n && !dflt; i++)
-        if (r[i].mask == 0 && r[i].nexthop && route_via(s, &r[i], &vs, &vp))
-            dflt = &r[i];
-    char h[16];
-    cmd_printf(s, "Codes: C - connected, S - static\n\n");
-    if (dflt)
-        cmd_printf(s, "Default gateway is %s\n\n", ipt(dflt->nexthop, h));
-    else
-        cmd_printf(s, "No default gateway\n\n");
+    route_show_head(s, 0, 0);
     route_show_static(s, 0, 0);
     for (int slot = 1; slot <= 13; slot++)
         for (int port = 1; ge_exists(s->lab, s->sw, slot, port); port++) {
