@@ -33,7 +33,6 @@ enum {
     WS_QUEUE = 16384,       /* keys waiting for the console's thread */
     WS_QUEUE_WAIT_MS = 5000,/* a peer typing faster than that is dropped */
     CONSOLES_MAX = 32,      /* consoles open in all */
-    CONSOLES_PER_LOGIN = 8,
     LIVE_MAX = 16,          /* live sockets (topology and plots) */
     LIVE_PERIOD_MS = 500,
     SERIES_ROWS_FIRST = 300,/* the samples a new plot starts with */
@@ -396,14 +395,15 @@ static void console_ready(struct mg_connection *c, void *ud)
     snprintf(k->from, sizeof k->from, "%s", ri->remote_addr);
     k->gone = k->ended = true; /* until its thread runs: the page's keys are refused */
     mg_set_user_connection_data(c, k);
-    if (!request_login(c, sv, &k->l) || (k->sw = console_switch(c, sv, &k->l)) < 0)
-        return;
+    bool ok = request_login(c, sv, &k->l) && (k->sw = console_switch(c, sv, &k->l)) >= 0;
     pthread_mutex_lock(&sv->mu);
-    bool ok = sv->nconsoles < CONSOLES_MAX;
+    ok = ok && sv->nconsoles < CONSOLES_MAX; /* checked before the handshake, but others came meanwhile */
     sv->nconsoles += ok;
     pthread_mutex_unlock(&sv->mu);
-    if (!ok)
+    if (!ok) { /* 1008, policy violation: the page says closed */
+        mg_websocket_write(c, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf0", 2);
         return;
+    }
     k->o = (struct term_opts){.lab = sv->o.lab, .sw = k->sw, .kind = "http", .from = k->from, .interactive = true,
                               .crlf = true, .rows = window_arg(ri, "rows", 24), .cols = window_arg(ri, "cols", 80),
                               .idle_timeout = sv->o.idle_timeout, .stop = sv->o.stop};
