@@ -12,6 +12,7 @@ extern const struct feature fspf_feature;
 extern const struct feature route_feature;
 extern const struct feature host_feature;
 extern const struct feature portchannel_feature;
+extern const struct feature array_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {
@@ -34,6 +35,7 @@ const struct feature *const features[] = {
     &fspf_feature, /* after fabric and fcip: it hands the fabric their links' costs */
     &zone_feature,
     &sanext_feature,
+    &array_feature, /* after the fabric: its arrays' FC ports log in to it */
     &line_feature,
     &license_feature,
     &bootflash_feature,

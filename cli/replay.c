@@ -256,13 +256,15 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
         say_error(r, "%s:%d: cannot reach mode %s: mdsim has no such mode; line skipped\n", file, ln, name);
         return false;
     }
-    if ((t == MODE_HOST) != (s->mode == MODE_HOST)) { /* a switch's prompt on a host, or the reverse */
+    bool t_node = t == MODE_HOST || t == MODE_ARRAY, s_node = s->mode == MODE_HOST || s->mode == MODE_ARRAY;
+    if ((t_node || s_node) && t != (int)s->mode) { /* a switch's prompt on a host, or the reverse */
         char who[64];
         lab_lock(r->lab);
         snprintf(who, sizeof who, "%s", lab_hostname(r->lab, r->cur));
         lab_unlock(r->lab);
         say_error(r, "%s:%d: the prompt is a %s's, but %s is a %s; line skipped\n", file, ln,
-                  t == MODE_HOST ? "host" : "switch", who, s->mode == MODE_HOST ? "host" : "switch");
+                  t == MODE_HOST ? "host" : t == MODE_ARRAY ? "storage array" : "switch", who,
+                  s->mode == MODE_HOST ? "host" : s->mode == MODE_ARRAY ? "storage array" : "switch");
         return false;
     }
     for (int step = 0; s->mode != (enum mode)t; step++) {

@@ -45,7 +45,10 @@ int cmdref_print(FILE *out)
         if (m == MODE_LAB) /* lab files, not switch commands: docs/lab-files.md */
             continue;
         fprintf(out, "\n## %s mode%s%s%s\n\n", mode_info(m)->name,
-                m == MODE_FILTER ? "" : m == MODE_HOST ? " (a lab host's shell, `root@host" : " (`switch",
+                m == MODE_FILTER  ? ""
+                : m == MODE_HOST  ? " (a lab host's shell, `root@host"
+                : m == MODE_ARRAY ? " (a storage array's shell, `array"
+                                  : " (`switch",
                 m == MODE_FILTER ? " (after `|` on a show command)" : mode_info(m)->prompt,
                 m == MODE_FILTER ? "" : "#`)");
         for (const struct cmd_def *const *t = session_commands(); *t; t++)

@@ -12,6 +12,7 @@ static const struct mode_info modes[MODE_COUNT] = {
     [MODE_ZONE] = {"config-zone", "(config-zone)", MODE_CONFIG, 1},
     [MODE_ZONESET] = {"config-zoneset", "(config-zoneset)", MODE_CONFIG, 1},
     [MODE_HOST] = {"host", ":~", MODE_HOST, 0},
+    [MODE_ARRAY] = {"smcli", "(smcli)", MODE_ARRAY, 0},
     [MODE_FILTER] = {"filter", "", MODE_FILTER, 0},
     [MODE_LAB] = {"lab", "", MODE_LAB, 0},
 };

@@ -14,6 +14,7 @@ enum mode {
     MODE_ZONE,
     MODE_ZONESET,
     MODE_HOST,   /* a lab host's shell (docs/hosts.md): its only mode */
+    MODE_ARRAY,  /* a storage array's SMcli shell (docs/array.md): its only mode */
     MODE_FILTER, /* the words after `|`; never a session's mode */
     MODE_LAB,    /* the lines of a lab file (backend/lab/topology.c); never a session's mode */
     MODE_COUNT

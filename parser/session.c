@@ -82,7 +82,9 @@ void session_init(struct session *s, struct lab *lab, int sw, struct session_io 
     memset(s, 0, sizeof *s);
     s->lab = lab;
     s->sw = sw;
-    s->mode = host->is_host && host->is_host(lab, sw) ? MODE_HOST : MODE_EXEC;
+    s->mode = host->is_array && host->is_array(lab, sw) ? MODE_ARRAY
+              : host->is_host && host->is_host(lab, sw) ? MODE_HOST
+                                                         : MODE_EXEC;
     s->term_length = 24;
     s->term_width = 80;
     s->io = io;
@@ -188,9 +190,27 @@ static void report_host(struct session *s, enum match_status st, const char *lin
     sb_printf(&s->out, "%s\n", s->last_error);
 }
 
+/* A storage array's shell says it as SMcli's script parser does [G]. */
+static void report_array(struct session *s, enum match_status st, const char *line, size_t off, long lo, long hi)
+{
+    int n = (int)strcspn(line + off, " \t");
+    if (st == MATCH_INCOMPLETE)
+        snprintf(s->last_error, sizeof s->last_error, "Syntax error: the statement is incomplete.");
+    else if (st == MATCH_RANGE)
+        snprintf(s->last_error, sizeof s->last_error, "Syntax error: \"%.*s\" is out of range (%ld-%ld).", n,
+                 line + off, lo, hi);
+    else
+        snprintf(s->last_error, sizeof s->last_error, "Syntax error near \"%.*s\".", n, line + off);
+    sb_printf(&s->out, "%s\nSMcli failed.\n", s->last_error);
+}
+
 static void report(struct session *s, enum match_status st, size_t col0, const char *line,
                    size_t off, long lo, long hi)
 {
+    if (s->mode == MODE_ARRAY) {
+        report_array(s, st, line, off, lo, hi);
+        return;
+    }
     if (s->mode == MODE_HOST) {
         report_host(s, st, line, off, lo, hi);
         return;
@@ -609,9 +629,24 @@ bool session_account_ok(struct session *s)
     return ok;
 }
 
+/* SMcli ends each statement with `;`: the grammar's words do not. */
+static const char *array_statement(const char *line, char *buf, size_t n)
+{
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+        len--;
+    if (!len || line[len - 1] != ';' || len >= n)
+        return line;
+    memcpy(buf, line, len - 1);
+    buf[len - 1] = '\0';
+    return buf;
+}
+
 int session_exec(struct session *s, const char *line)
 {
-    char prompt[128];
+    char prompt[128], statement[1024];
+    if (s->mode == MODE_ARRAY)
+        line = array_statement(line, statement, sizeof statement);
     host->lock(s->lab);
     host->tick(s->lab);
     session_prompt(s, prompt, sizeof prompt);

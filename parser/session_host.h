@@ -50,6 +50,8 @@ struct session_host {
     /* Node sw is a lab host (docs/hosts.md): its session is a shell in
      * MODE_HOST. NULL: none is. */
     bool (*is_host)(const struct lab *lab, int sw);
+    /* A host that is a storage array (docs/array.md): MODE_ARRAY. */
+    bool (*is_array)(const struct lab *lab, int sw);
     /* The clock: catch up with the wall, lab time now, wall time until lab
      * time t, real or virtual, run the engine to t. */
     void (*tick)(struct lab *lab);

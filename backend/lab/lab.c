@@ -36,6 +36,7 @@ struct lab {
     int nsw;
     char (*hosts)[33]; /* the lab's hosts (docs/hosts.md): nodes nsw .. */
     int nhosts;
+    uint64_t arrays; /* bit h: host h is a storage array (docs/array.md) */
     int txn_depth;
     struct {
         bool on;        /* `owner`'s commands share few transactions (replay) */
@@ -194,8 +195,9 @@ static bool populate_if_empty(sqlite3 *db, char *err, size_t n)
 /* The hosts' names: topology, the same for the lab's life. */
 static void load_hosts(struct lab *lab)
 {
-    sqlite3_stmt *st = lab_stmt(lab, "SELECT name FROM host ORDER BY id");
+    sqlite3_stmt *st = lab_stmt(lab, "SELECT name, id IN (SELECT host_id FROM array) FROM host ORDER BY id");
     int n = 0;
+    lab->arrays = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         if (n == lab->nhosts) {
             lab->hosts = realloc(lab->hosts, sizeof *lab->hosts * (size_t)(n + 1));
@@ -203,6 +205,8 @@ static void load_hosts(struct lab *lab)
                 abort();
             lab->nhosts = n + 1;
         }
+        if (n < 64 && sqlite3_column_int(st, 1))
+            lab->arrays |= 1ull << n;
         snprintf(lab->hosts[n++], sizeof lab->hosts[0], "%s", (const char *)sqlite3_column_text(st, 0));
     }
     sqlite3_reset(st);
@@ -343,6 +347,7 @@ static const struct session_host session_host = {
     .gate_enabled = lab_feature_enabled,
     .hostname = lab_hostname,
     .is_host = lab_is_host,
+    .is_array = lab_is_array,
     .tick = lab_tick,
     .now = lab_now,
     .wall_until = lab_wall_until,
@@ -434,6 +439,10 @@ int lab_switch_count(const struct lab *lab) { return lab->nsw; }
 int lab_host_count(const struct lab *lab) { return lab->nhosts; }
 int lab_node_count(const struct lab *lab) { return lab->nsw + lab->nhosts; }
 bool lab_is_host(const struct lab *lab, int sw) { return sw >= lab->nsw; }
+bool lab_is_array(const struct lab *lab, int sw)
+{
+    return sw >= lab->nsw && sw - lab->nsw < 64 && (lab->arrays >> (sw - lab->nsw) & 1);
+}
 const char *lab_switch_name(const struct lab *lab, int sw)
 {
     return sw >= lab->nsw ? lab->hosts[sw - lab->nsw] : lab->sw[sw].name;
@@ -963,6 +972,7 @@ const char *const lab_owned_tables[] = {
     "lab_meta", "switch", "module", "link", "system_config", "feature", "startup_config", "history",
     "router", "router_port", "router_route", /* the lab's routers: topology, as link */
     "host", "host_port", /* the lab's hosts, too */
+    "array", "array_ld", "array_fc", "array_file", /* and its storage arrays (docs/array.md) */
     "bootflash", /* storage: kept by reload, write erase and lab reset */
     NULL,
 };

@@ -34,6 +34,8 @@ int lab_switch_count(const struct lab *lab);
 int lab_host_count(const struct lab *lab);
 int lab_node_count(const struct lab *lab);
 bool lab_is_host(const struct lab *lab, int sw);
+/* Host node sw is a storage array (docs/array.md): its shell is SMcli's. */
+bool lab_is_array(const struct lab *lab, int sw);
 const char *lab_switch_name(const struct lab *lab, int sw);
 int lab_switch_id(const struct lab *lab, int sw);
 /* By lab name or by current host name; -1 when none. */

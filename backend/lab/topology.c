@@ -8,6 +8,8 @@
 #include "config/running.h"
 #include "session.h"
 #include "strbuf.h"
+#include "array/array.h"
+#include "fabric/fabric.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -67,6 +69,13 @@ struct thost {
     int gw_line;
 };
 
+/* The storage array declared last: its host, disks and drives so far. */
+struct tarray {
+    int host; /* its host id (1..), 0: none */
+    int disks, used, nld, fc_line;
+    char ld[16][31];
+};
+
 /* A lab being built: what the lines so far declared, and where. */
 struct topo {
     sqlite3 *db;
@@ -87,6 +96,7 @@ struct topo {
     struct thost *ho;
     int nho;
     char last; /* 'r' a router, 'h' a host: whose `interface` lines follow */
+    struct tarray arr; /* the storage array declared last (docs/array.md) */
 };
 
 static int topo_error(struct topo *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -516,6 +526,64 @@ static int on_host(struct topo *t, const struct cmd_args *a)
     return db_insert(t, "INSERT INTO host(id, name) VALUES (?, ?)", "is", (long long)t->nho, name);
 }
 
+/* Storage arrays (docs/array.md): a host with controllers, disks,
+ * logical drives and an FC port. */
+static int on_array(struct topo *t, const struct cmd_args *a)
+{
+    if (on_host(t, a) < 0)
+        return -1;
+    t->arr = (struct tarray){.host = t->nho, .disks = (int)arg_num(a, "count", 15)};
+    return db_insert(t, "INSERT INTO array(host_id, controllers, disks) VALUES (?, ?, ?)", "iii", (long long)t->nho,
+                     (long long)arg_num(a, "n", 2), (long long)t->arr.disks);
+}
+
+static int on_logical_drive(struct topo *t, const struct cmd_args *a)
+{
+    struct tarray *r = &t->arr;
+    const char *name = arg_str(a, "name");
+    long raid = arg_num(a, "level", 5), n = arg_num(a, "n", 0), gb = arg_num(a, "gb", 0);
+    if (t->last != 'h' || r->host != t->nho)
+        return topo_error(t, "logical-drive outside an array");
+    if (strlen(name) > 30)
+        return topo_error(t, "logical drive name '%s' is longer than 30 characters", name);
+    for (int i = 0; i < r->nld; i++)
+        if (strcmp(r->ld[i], name) == 0)
+            return topo_error(t, "logical drive %s is declared twice", name);
+    if (r->nld == 16)
+        return topo_error(t, "more than 16 logical drives in one array");
+    if (raid != 5 && raid != 10)
+        return topo_error(t, "RAID %ld: an array's drives are RAID 5 or RAID 10", raid);
+    if ((raid == 5 && n < 3) || (raid == 10 && n % 2))
+        return topo_error(t, "RAID %ld on %ld disks: RAID 5 takes 3 or more, RAID 10 an even number", raid, n);
+    if (r->used + n > r->disks)
+        return topo_error(t, "the array has %d disks; its logical drives would take %ld", r->disks, r->used + n);
+    long usable = (raid == 5 ? n - 1 : n / 2) * 1000; /* 1 TB SATA disks */
+    if (gb > usable)
+        return topo_error(t, "%ld GB on RAID %ld of %ld disks: at most %ld GB (1 TB disks)", gb, raid, n, usable);
+    snprintf(r->ld[r->nld], sizeof r->ld[0], "%s", name);
+    r->used += (int)n;
+    return db_insert(t, "INSERT INTO array_ld(host_id, idx, name, raid, disks, capacity_gb, owner) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     "iisiiii", (long long)r->host, (long long)r->nld++, name, (long long)raid, (long long)n,
+                     (long long)gb, (long long)(arg_has(a, "b") ? 1 : 0));
+}
+
+static int on_fc_port(struct topo *t, const struct cmd_args *a)
+{
+    struct tarray *r = &t->arr;
+    if (t->last != 'h' || r->host != t->nho)
+        return topo_error(t, "fc-port outside an array");
+    if (r->fc_line)
+        return topo_error(t, "the array has its FC port already (line %d)", r->fc_line);
+    int sw = find_switch(t, arg_str(a, "sw"));
+    if (sw < 0)
+        return topo_error(t, "unknown switch '%s'", arg_str(a, "sw"));
+    r->fc_line = t->line;
+    char wwn[24];
+    fabric_wwn_text(arg_get(a, "pwwn")->wwn, wwn);
+    return db_insert(t, "INSERT INTO array_fc(host_id, pwwn, switch_id, vsan) VALUES (?, ?, ?, ?)", "isii",
+                     (long long)r->host, wwn, (long long)sw + 1, arg_num(a, "v", 1));
+}
+
 /* "eth0": a host's port number 0-3, -1 when the word is not one. */
 static int host_port_number(const char *w)
 {
@@ -655,6 +723,9 @@ static const struct {
     {"link", on_link},
     {"router", on_router},
     {"host", on_host},
+    {"array", on_array},
+    {"logical-drive", on_logical_drive},
+    {"fc-port", on_fc_port},
     {"interface", on_interface},
     {"route", on_route},
     {"config", on_config},
@@ -1155,7 +1226,8 @@ static bool print_router_links(struct lab *lab, FILE *out, bool first)
 static void print_hosts(struct lab *lab, FILE *out)
 {
     static const char *const q = "SELECT h.name, p.port, p.ip, p.mask, p.gateway, p.mtu FROM host h"
-                                 " JOIN host_port p ON p.host_id = h.id ORDER BY h.id, p.port";
+                                 " JOIN host_port p ON p.host_id = h.id"
+                                 " WHERE h.id NOT IN (SELECT host_id FROM array) ORDER BY h.id, p.port";
     sqlite3_stmt *st = lab_stmt(lab, q);
     char a[16], b[16], c[16], last[33] = "";
     bool any = false;
@@ -1236,6 +1308,7 @@ void topology_print(struct lab *lab, FILE *out)
     }
     print_routers(lab, out);
     print_hosts(lab, out);
+    array_print_lab(lab, out);
     st = lab_stmt(lab, q_link);
     bool first = true;
     while (sqlite3_step(st) == SQLITE_ROW) {

@@ -36,6 +36,36 @@ const struct cmd_def topology_cmds[] = {
      "host: Declare an IP host with netperf and netserver (docs/hosts.md); the interface lines that follow are its own\n"
      "name: Host name (as a switch name; unique among switches, routers and hosts)",
      NULL, 0, 0, 0},
+    {M(MODE_LAB), "array <name:word> [controllers <n:1-2>] [disks <count:2-45>]",
+     "array: Declare a storage array of the DS3300 / MD3000i family (docs/array.md); the interface (its iSCSI ports),"
+     " logical-drive and fc-port lines that follow are its own\n"
+     "name: Array name (as a host name)\n"
+     "controllers: RAID controllers (default 2)\n"
+     "n: 1 or 2\n"
+     "disks: 7.2k rpm SATA disks of 1 TB (default 15)\n"
+     "count: Disks",
+     NULL, 0, 0, 0},
+    {M(MODE_LAB), "logical-drive <name:word> raid <level:0-10> disks <n:2-45> capacity-gb <gb:1-65536> [owner {a|b}]",
+     "logical-drive: A logical drive of the array declared last, the FC port's LUN 0 first\n"
+     "name: Its name (up to 30 characters)\n"
+     "raid: Its RAID level\n"
+     "level: 5 or 10\n"
+     "disks: Disks it takes\n"
+     "n: RAID 5: 3 or more; RAID 10: even\n"
+     "capacity-gb: Its capacity\n"
+     "gb: Gigabytes\n"
+     "owner: Its preferred controller (default a)\n"
+     "a: Controller A\n"
+     "b: Controller B",
+     NULL, 0, 0, 0},
+    {M(MODE_LAB), "fc-port <pwwn:wwn> switch <sw:word> vsan <v:1-4094>",
+     "fc-port: The array's FC host port: a target N port logged in on a switch's VSAN\n"
+     "pwwn: Its port WWN\n"
+     "switch: The switch it is cabled to\n"
+     "sw: Switch name\n"
+     "vsan: The VSAN it logs in to\n"
+     "v: VSAN",
+     NULL, 0, 0, 0},
     {M(MODE_LAB),
      "interface <port:word> <ip:ipv4> <mask:netmask> [gateway <gw:ipv4>] [mtu <bytes:576-9216>] [delay-ms <ms:0-150>]"
      " [max-bandwidth-kbps <kbps:1000-1000000>] [qsize <kb:1-1000>] [drop-random <p:0-10000>]",
