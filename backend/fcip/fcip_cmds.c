@@ -9,6 +9,7 @@
 #include "fcip_engine.h"
 #include "fcip_store.h"
 #include "ipnet/ip_text.h"
+#include "portchannel/portchannel.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -268,8 +269,21 @@ static int cmd_special_frame(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+/* A port-channel's member takes its switchport settings from the channel
+ * (docs/port-channel.md): they are changed there, for every member. */
+static bool member_refuses(struct session *s)
+{
+    int ch = pc_channel_of(s->lab, s->sw, s->ctx.a);
+    if (ch)
+        cmd_error(s, "%% %s is a member of port-channel %d: configure interface port-channel%d", s->ctx.ifname, ch,
+                  ch);
+    return ch != 0;
+}
+
 static int cmd_trunk_mode(struct session *s, const struct cmd_args *a)
 {
+    if (member_refuses(s))
+        return -1;
     const char *mode = "on";
     if (!a->negated && arg_has(a, "off"))
         mode = "off";
@@ -283,6 +297,8 @@ static int cmd_trunk_mode(struct session *s, const struct cmd_args *a)
  * `no switchport trunk allowed vsan` returns to the default (all). */
 static int cmd_trunk_allowed(struct session *s, const struct cmd_args *a)
 {
+    if (member_refuses(s))
+        return -1;
     struct fcip_if_conf c;
     struct vsan_set list = {{0}}, all;
     fcip_if_get(s->lab, s->sw, s->ctx.a, &c);
