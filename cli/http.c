@@ -641,7 +641,9 @@ static struct http_server *server_new(const struct http_opts *o, char *err, size
     const char *opts[] = {"listening_ports", listen, "num_threads", "64", "max_request_size", "8192",
                           "request_timeout_ms", "10000", "websocket_timeout_ms", "30000",
                           "enable_websocket_ping_pong", "yes", "enable_keep_alive", "no",
-                          "listen_backlog", "64", "connection_queue", "64", NULL};
+                          "listen_backlog", "64", "connection_queue", "64",
+                          /* echo and prompt go out as written, as telnet's (40 ms a key otherwise) */
+                          "tcp_nodelay", "1", NULL};
     struct mg_callbacks cb = {0};
     cb.log_message = quiet_log;
     sv->ctx = mg_start(&cb, sv, opts);
