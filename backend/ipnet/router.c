@@ -84,9 +84,10 @@ void ipnet_router_port(struct ipnet *net, int r, int port, const struct ipnet_ro
     p->ip = c->ip;
     p->mask = c->mask;
     p->mtu = c->mtu >= 576 ? c->mtu : 576;
-    netsim_pipe_config none;
-    netsim_pipe_config_init(&none);
-    if (memcmp(&none, &c->imp, sizeof none) != 0 && !p->imp_in) {
+    const netsim_pipe_config *m = &c->imp;
+    bool impaired = m->delay_set || m->rate_set || m->qsize_set || m->drop_nth_set || m->drop_random_set ||
+                    m->reorder_set; /* else a plain port: no pipe to serialize in twice */
+    if (impaired && !p->imp_in) {
         p->imp_in = imp_pipe(p, false, &c->imp);
         p->imp_out = imp_pipe(p, true, &c->imp);
     }

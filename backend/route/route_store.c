@@ -102,7 +102,8 @@ static void declare_ports(struct lab *lab, struct ipnet *net, int r, int id)
         c.imp.delay_set = delay > 0, c.imp.delay_ns = (uint64_t)delay * 1000u;
         c.imp.rate_set = rate > 0, c.imp.rate_bps = (uint64_t)rate * 1000u;
         c.imp.qsize_set = q > 0, c.imp.qsize_bytes = (uint64_t)q * 1000u;
-        c.imp.drop_random_set = drop > 0, c.imp.drop_random = (uint32_t)drop, c.imp.drop_random_burst = 1;
+        c.imp.drop_random_set = drop > 0, c.imp.drop_random = (uint32_t)drop;
+        c.imp.drop_random_burst = drop > 0 ? 1u : 0u;
         ipnet_router_port(net, r, port, &c);
         int slot, gport, sw = switch_index(lab, sqlite3_column_int(st, 8));
         if (sw >= 0 && sscanf((const char *)sqlite3_column_text(st, 9), "GigabitEthernet%d/%d", &slot, &gport) == 2)

@@ -93,10 +93,12 @@ START_TEST(rtt_is_the_sum_of_the_hops)
     uint32_t from;
     uint8_t type, code;
     uint64_t rtt = probe(0, IP(10, 1, 1, 2), 0, 56, &from, &type, &code);
-    /* 5 + 20 ms each way, both ways, plus serialization (84 bytes at
-     * 1 Gb/s: under 1 us a transmission, 12 of them) and cables */
-    ck_assert_uint_ge(rtt, 50 * MS);
-    ck_assert_uint_lt(rtt, 50 * MS + 20000);
+    /* each way: 5 + 20 ms of the hops' delays; five transmissions of the
+     * 102-byte frame (84 bytes of IP and 18 of Ethernet) at 1 Gb/s, 816 ns
+     * each (the switch's port, each impaired hop's pipe and the port it
+     * leaves by); three cables of 50 ns */
+    uint64_t way = 25 * MS + 5 * (102 * 8) + 3 * IPNET_CABLE_DELAY_NS;
+    ck_assert_uint_eq(rtt, 2 * way);
     ck_assert_uint_eq(from, IP(10, 1, 1, 2));
     ck_assert_uint_eq(type, 0);
     /* MDS2 is no neighbour of MDS1's port, nor MDS1 of MDS2's: routers are between */
