@@ -113,7 +113,7 @@ int pc_show_database(struct session *s, const struct cmd_args *a)
 
 static void trunk_line(struct session *s, const char *label, const struct vsan_set *set)
 {
-    cmd_printf(s, "    Trunk vsans (%s)%*s(", label, (int)(26 - strlen(label)), "");
+    cmd_printf(s, "    Trunk vsans (%s)%*s(", label, (int)(25 - strlen(label)), "");
     vsan_set_format(set, &s->out);
     cmd_printf(s, ")\n");
 }
@@ -164,7 +164,6 @@ static void interface_one(struct session *s, int id)
     strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm);
     if (v.st.up)
         cmd_printf(s, "    Interface last changed at %s\n", when);
-    cmd_printf(s, "\n");
 }
 
 static void brief_header(struct session *s)
@@ -217,8 +216,10 @@ void pc_show_brief(struct session *s)
 void pc_show_interfaces(struct session *s)
 {
     int ids[PC_ID_MAX], n = pc_ids(s->lab, s->sw, ids);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        cmd_printf(s, "\n"); /* as the fcip blocks: a blank line before each */
         interface_one(s, ids[i]);
+    }
 }
 
 int pc_show_running(struct session *s, const struct cmd_args *a)
