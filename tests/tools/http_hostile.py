@@ -5,7 +5,8 @@ http_hostile.py HOST PORT: a logged-in console stays open on MDS1 while
 this sends oversized request lines and headers, an oversized login form,
 a flood of idle connections, WebSockets without a session, with a forged
 cookie or from another site, a WebSocket frame with a huge length, a
-fragmented and an oversized message, bad UTF-8. After each, the console
+fragmented and an oversized message, bad UTF-8, and an operator's login
+(its switches and role). After each, the console
 still answers and the server still serves. Only the socket module: what a
 browser would never send. Exit 1 on the first failure.
 """
@@ -59,13 +60,15 @@ def status(resp):
     return int(m.group(1)) if m else None
 
 
-def login():
-    body = b"user=admin&password=admin"
+def login(user=b"admin", password=b"admin", expect_json=None):
+    body = b"user=%s&password=%s" % (user, password)
     resp = http(b"POST /api/login HTTP/1.1\r\nHost: %s:%d\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 b"Content-Length: %d\r\n\r\n%s" % (HOST.encode(), PORT, len(body), body), timeout=60)
     m = re.search(rb"Set-Cookie: mdsim_session=([0-9a-f]{32});", resp)
     if status(resp) != 200 or not m:
         fail("login: %r" % resp[:300])
+    if expect_json and expect_json not in resp:
+        fail("login of %s answered %r" % (user, resp.split(b"\r\n\r\n", 1)[-1]))
     return m.group(1).decode()
 
 
@@ -267,6 +270,21 @@ def main():
     con.until(rb"% Invalid", "the refusal of a line of bad UTF-8")
     answers(con, "bad UTF-8")
     print("ok: bad UTF-8 in control messages is ignored, in keys refused as a line")
+
+    # roles: an operator made on MDS1 only opens MDS1, and cannot configure it
+    con.text = b""
+    con.keys(b"configure terminal\rusername op password Oper4tor9 role network-operator\rend\r")
+    con.until(rb"end\r\nMDS1# $", "the operator's creation")
+    op = login(b"op", b"Oper4tor9", b'"switches": [{"index": 0, "name": "MDS1", "role": "network-operator"}]')
+    w = WS(op, path="/ws/console?sw=1", expect=False)
+    if w.ok:
+        fail("the operator of MDS1 opened MDS2, where no such user exists")
+    opc = WS(op)
+    opc.until(rb"MDS1# $", "the operator's prompt")
+    opc.keys(b"configure terminal\r")
+    opc.until(rb"% Permission denied", "the operator refused configuration")
+    opc.s.close()
+    print("ok: an operator of MDS1 alone opens MDS1 only, as network-operator: configure is refused")
 
     con.keys(b"exit\r")
     if not con.closed():
