@@ -14,6 +14,9 @@ static int lab_list(struct lab *lab, FILE *out, FILE *err)
     for (int i = 0; i < lab_switch_count(lab); i++)
         fprintf(out, "%-10s %-10s %s\n", lab_switch_name(lab, i), lab_hostname(lab, i),
                 lab_switch_chassis(lab, i));
+    for (int i = lab_switch_count(lab); i < lab_node_count(lab); i++) /* in serve's port order */
+        fprintf(out, "%-10s %-10s %s\n", lab_switch_name(lab, i), lab_hostname(lab, i),
+                lab_is_array(lab, i) ? "(array)" : "(host)");
     lab_unlock(lab);
     return 0;
 }

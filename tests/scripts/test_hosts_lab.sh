@@ -26,6 +26,8 @@ roundtrip() {
     cmp -s "$dir/shown.lab" "$dir/shown2.lab" || fail "lab show does not round-trip: $(diff "$dir/shown.lab" "$dir/shown2.lab")"
 }
 roundtrip "$root/examples/labs/hosts.lab"
+"$mdsim" --db "$dir/rt1.db" lab list > "$dir/list"
+grep -qE '^H2 +H2 +\(host\)$' "$dir/list" || fail "lab list lost the hosts: $(cat "$dir/list")"
 grep -q '^link H1 eth0 MDS1 GigabitEthernet2/5$' "$dir/shown.lab" || fail "lab show lost H1's cable: $(cat "$dir/shown.lab")"
 
 cat > "$dir/routed.lab" <<'LAB'
