@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/engine.h"
 #include "host/hostnet.h"
@@ -192,6 +193,44 @@ START_TEST(stopped_midway)
 }
 END_TEST
 
+/* A switch's TCP (FCIP's) and a host's never meet: a host's SYN to a
+ * switch's address reaches no switch handler (netperf times out, as
+ * against a firewall), and a switch's segment to a host is dropped before
+ * the host's stack could read its payload as its own. */
+static int switch_tcp_calls;
+static void switch_tcp(void *ctx, int sw, const struct ipnet_pkt *pkt)
+{
+    (void)ctx, (void)sw, (void)pkt;
+    switch_tcp_calls++;
+}
+
+START_TEST(switch_and_host_stacks_apart)
+{
+    e = engine_new(1);
+    net = ipnet_new_hosts(e, 1, 1);
+    hn = hostnet_new(net, 1);
+    ipnet_register(net, IPNET_TCP, switch_tcp, NULL, NULL);
+    struct ipnet_port_conf pc = {.admin_up = true, .has_ip = true, .ip = IP(10, 0, 0, 1), .mask = M24, .mtu = 1500};
+    ipnet_ports_begin(net);
+    ipnet_port_set(net, 0, 2, 2, &pc);
+    ipnet_ports_end(net);
+    hostnet_port(hn, 0, 0, IP(10, 0, 0, 2), M24, 1500);
+    ipnet_cable(net, 0, 2, 2, 1, 1, 1);
+    struct netperf_result r = run(NETPERF_TCP_RR, IP(10, 0, 0, 1), 1, 1);
+    ck_assert_int_eq(r.error, NETPERF_TIMEOUT);
+    struct ipnet_pkt pkt = {.dst = IP(10, 0, 0, 2), .proto = IPNET_TCP, .ip_len = 52};
+    memset(pkt.payload, 0xa5, sizeof pkt.payload); /* not a host's segment */
+    pkt.host = true; /* and a caller's say-so does not count */
+    ck_assert(ipnet_send(net, 0, &pkt));
+    engine_run_until(e, engine_now(e) + SEC);
+    ck_assert_int_eq(switch_tcp_calls, 0);
+    struct ipnet_port_stats st;
+    ipnet_port_stats(net, 1, 1, 1, &st);
+    ck_assert_uint_gt(st.in_pkts, 0); /* it did arrive */
+    teardown();
+}
+END_TEST
+
 /* The same run twice gives the same figures. */
 START_TEST(deterministic)
 {
@@ -218,6 +257,7 @@ int main(void)
     tcase_add_test(tc, rr_rates);
     tcase_add_test(tc, errors);
     tcase_add_test(tc, stopped_midway);
+    tcase_add_test(tc, switch_and_host_stacks_apart);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
