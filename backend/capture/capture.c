@@ -1,4 +1,5 @@
 #include "capture.h"
+#include "host/hostnet.h"
 #include "ipnet/ipnet.h"
 
 #include <stdint.h>
@@ -103,6 +104,8 @@ static void mac(const struct capture *c, const int who[3], uint8_t *out)
     int id = who[0] >= 0 && who[0] < c->sw.n ? c->sw.ids[who[0]] : 0;
     const uint8_t m[6] = {0x00, 0x05, 0x30, (uint8_t)id, (uint8_t)who[1], (uint8_t)who[2]};
     memcpy(out, m, sizeof m);
+    if (who[0] >= c->sw.n) /* a lab host's NIC (docs/hosts.md) */
+        hostnet_mac(who[0] - c->sw.n, who[2] - 1, out);
 }
 
 /* The Ethernet frame of f into c->frame; returns its length. */

@@ -341,8 +341,10 @@ static int cmd_ip_addr(struct session *s, const struct cmd_args *a)
         ip_text(p[i].ip | ~p[i].mask, brd, sizeof brd);
         cmd_printf(s, "%d: eth%d: <%sBROADCAST,MULTICAST,UP%s> mtu %u qdisc mq state %s group default qlen 1000\n",
                    i + 2, p[i].eth, up ? "" : "NO-CARRIER,", up ? ",LOWER_UP" : "", p[i].mtu, up ? "UP" : "DOWN");
-        cmd_printf(s, "    link/ether 02:6d:64:%02x:%02x:%02x brd ff:ff:ff:ff:ff:ff\n", host_index(s) >> 8,
-                   host_index(s) & 255, p[i].eth);
+        uint8_t m[6];
+        hostnet_mac(host_index(s), p[i].eth, m);
+        cmd_printf(s, "    link/ether %02x:%02x:%02x:%02x:%02x:%02x brd ff:ff:ff:ff:ff:ff\n", m[0], m[1], m[2], m[3],
+                   m[4], m[5]);
         cmd_printf(s, "    inet %s/%d brd %s scope global eth%d\n       valid_lft forever preferred_lft forever\n", ip,
                    prefix_len(p[i].mask), brd, p[i].eth);
     }
@@ -384,8 +386,10 @@ static int cmd_ifconfig(struct session *s, const struct cmd_args *a)
         cmd_printf(s, "eth%d: flags=%d<UP,BROADCAST%s,MULTICAST>  mtu %u\n", p[i].eth, up ? 4163 : 4099,
                    up ? ",RUNNING" : "", p[i].mtu);
         cmd_printf(s, "        inet %s  netmask %s  broadcast %s\n", ip, mask, brd);
-        cmd_printf(s, "        ether 02:6d:64:%02x:%02x:%02x  txqueuelen 1000  (Ethernet)\n", host_index(s) >> 8,
-                   host_index(s) & 255, p[i].eth);
+        uint8_t m[6];
+        hostnet_mac(host_index(s), p[i].eth, m);
+        cmd_printf(s, "        ether %02x:%02x:%02x:%02x:%02x:%02x  txqueuelen 1000  (Ethernet)\n", m[0], m[1], m[2], m[3],
+                   m[4], m[5]);
         cmd_printf(s, "        RX packets %llu  bytes %llu\n", (unsigned long long)st.in_pkts,
                    (unsigned long long)st.in_bytes);
         cmd_printf(s, "        TX packets %llu  bytes %llu\n\n", (unsigned long long)st.out_pkts,

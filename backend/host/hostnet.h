@@ -28,6 +28,15 @@
 
 struct hostnet;
 
+/* Host h's port ethN's MAC address, locally administered: 02:6d:64 then
+ * the host's number and the port (ip address, show ips arp, captures). */
+static inline void hostnet_mac(int h, int eth, uint8_t out[6])
+{
+    const uint8_t m[6] = {0x02, 0x6d, 0x64, (uint8_t)(h >> 8), (uint8_t)h, (uint8_t)eth};
+    for (int i = 0; i < 6; i++)
+        out[i] = m[i];
+}
+
 /* The data plane's host nodes ipnet_first_host(net) .. + nhosts - 1. */
 struct hostnet *hostnet_new(struct ipnet *net, int nhosts);
 void hostnet_free(struct hostnet *hn);

@@ -3,6 +3,7 @@
 #include "session.h"
 #include "lab/lab.h"
 #include "ge.h"
+#include "host/hostnet.h"
 #include "ipnet/ipnet.h"
 #include "route/route.h"
 #include <stdio.h>
@@ -79,9 +80,12 @@ int ge_show_ips_arp(struct session *s, const struct cmd_args *a)
     for (int i = 0; i < n; i++) {
         char ip[20];
         snprintf(ip, sizeof ip, "%u.%u.%u.%u", t[i].ip >> 24, t[i].ip >> 16 & 255, t[i].ip >> 8 & 255, t[i].ip & 255);
-        cmd_printf(s, "Internet    %-16s %9llu  0005.30%02x.%02x%02x  ARPA   GigabitEthernet%d/%d\n", ip,
-                   U((now - t[i].seen_ns) / 60000000000ULL), lab_switch_id(s->lab, t[i].sw), t[i].slot, t[i].port,
-                   p->slot, p->port);
+        uint8_t m[6] = {0x00, 0x05, 0x30, (uint8_t)lab_switch_id(s->lab, t[i].sw), (uint8_t)t[i].slot,
+                        (uint8_t)t[i].port};
+        if (lab_is_host(s->lab, t[i].sw)) /* a lab host's NIC (docs/hosts.md) */
+            hostnet_mac(t[i].sw - lab_switch_count(s->lab), t[i].port - 1, m);
+        cmd_printf(s, "Internet    %-16s %9llu  %02x%02x.%02x%02x.%02x%02x  ARPA   GigabitEthernet%d/%d\n", ip,
+                   U((now - t[i].seen_ns) / 60000000000ULL), m[0], m[1], m[2], m[3], m[4], m[5], p->slot, p->port);
     }
     return 0;
 }

@@ -69,6 +69,25 @@ grep -q '^16384  87380  1        1       5.00       49.80   $' "$dir/routed.out"
 grep -qE '^ 87380  16384  16384    2.00      99[12]\.[0-9][0-9]   $' "$dir/routed.out" || fail "jumbo cable: $(cat "$dir/routed.out")"
 grep -q '^2 packets transmitted, 2 received' "$dir/routed.out" || fail "jumbo ping: $(cat "$dir/routed.out")"
 
+# A switch's port talks to a host: ping both ways, and the switch's ARP
+# table names the host's NIC by the MAC its ip address shows
+"$mdsim" --db "$dir/arp.db" lab create "$root/examples/labs/hosts.lab" > /dev/null
+cat > "$dir/arp.txt" <<'TXT'
+MDS1# configure terminal
+MDS1(config)# interface gigabitethernet 2/5
+MDS1(config-if)# ip address 10.10.10.254 255.255.255.0
+MDS1(config-if)# no shutdown
+MDS1(config-if)# end
+MDS1# ping 10.10.10.1 count 1
+MDS1# show ips arp interface gigabitethernet 2/5
+root@H1:~# ping -c 1 10.10.10.254
+root@H1:~# ip address
+TXT
+"$mdsim" --db "$dir/arp.db" replay "$dir/arp.txt" > "$dir/arp.out" 2>&1 || fail "switch to host: $(cat "$dir/arp.out")"
+grep -qE '^Internet +10\.10\.10\.1 +0 +026d\.6400\.0000 +ARPA +GigabitEthernet2/5$' "$dir/arp.out" || fail "ARP: $(cat "$dir/arp.out")"
+grep -qF 'link/ether 02:6d:64:00:00:00 brd' "$dir/arp.out" || fail "ip address's MAC: $(cat "$dir/arp.out")"
+grep -q '^1 packets transmitted, 1 received' "$dir/arp.out" || fail "host ping of the switch: $(cat "$dir/arp.out")"
+
 # bad FILE-TEXT EXPECTED: lab create refuses it with that message
 n=0
 bad() {
