@@ -23,13 +23,17 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FILE_BUF = 256 << 10 }; /* over any packet: a flush never cuts one */
+enum {
+    FILE_BUF = 256 << 10, /* over any packet: a flush never cuts one */
+    STREAM_MS = 100,      /* the longest a streamed packet waits in the owner */
+};
 
 struct ocap {
     struct lab *lab;
     struct capture *cap;
     FILE *f;
     char path[LABCAP_PATH_MAX]; /* "-": a stream */
+    char *fbuf;                 /* the file's stdio buffer (FILE_BUF) */
     const char **names;
     int *ids;
     unsigned long frames, dropped; /* when it stopped */
@@ -99,7 +103,8 @@ static ssize_t queue_write(void *ctx, const char *p, size_t n)
     }
     memcpy(oc->q + oc->qlen, p, n);
     oc->qlen += n;
-    pthread_cond_signal(&oc->cv);
+    if (oc->qlen >= WIRE_MAX) /* a frame's worth: else the sender looks every STREAM_MS */
+        pthread_cond_signal(&oc->cv);
     pthread_mutex_unlock(&oc->mu);
     return (ssize_t)n;
 }
@@ -188,7 +193,7 @@ static int format_of(const char *format, const char *path, enum capture_format *
 
 /* A regular file only: the owner must never wait on a FIFO's reader (a
  * stream to follow is `-`); O_NONBLOCK so that opening one does not. */
-static FILE *open_file(const char *path, FILE *err)
+static FILE *open_file(const char *path, char *buf, FILE *err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
     struct stat st;
@@ -211,7 +216,7 @@ static FILE *open_file(const char *path, FILE *err)
         close(fd);
         return NULL;
     }
-    setvbuf(f, NULL, _IOFBF, FILE_BUF);
+    setvbuf(f, buf, _IOFBF, FILE_BUF); /* glibc takes a size only with a buffer */
     return f;
 }
 
@@ -224,6 +229,7 @@ static void ocap_free(struct ocap *oc)
     free(oc->names);
     free(oc->ids);
     free(oc->q);
+    free(oc->fbuf);
     pthread_mutex_destroy(&oc->mu);
     pthread_cond_destroy(&oc->cv);
     free(oc);
@@ -313,10 +319,10 @@ static int stream(struct ocap *oc, int fd, atomic_bool *stop, FILE *err)
     bool gone = false, end = false;
     while (!end) {
         pthread_mutex_lock(&oc->mu);
-        if (oc->qlen == 0 && !oc->ended) {
+        if (oc->qlen < WIRE_MAX && !oc->ended) {
             struct timespec t;
             clock_gettime(CLOCK_REALTIME, &t);
-            t.tv_nsec += 100000000;
+            t.tv_nsec += STREAM_MS * 1000000L;
             t.tv_sec += t.tv_nsec / 1000000000;
             t.tv_nsec %= 1000000000;
             pthread_cond_timedwait(&oc->cv, &oc->mu, &t);
@@ -373,7 +379,10 @@ int labcap_start(struct lab *lab, const struct labcap_req *rq, int fd, atomic_bo
     }
     struct ocap *oc = ocap_new(lab, rq->path);
     bool streamed = is_stream(oc);
-    oc->f = streamed ? fopencookie(oc, "w", (cookie_io_functions_t){.write = queue_write}) : open_file(rq->path, err);
+    if (!streamed && !(oc->fbuf = malloc(FILE_BUF)))
+        abort();
+    oc->f = streamed ? fopencookie(oc, "w", (cookie_io_functions_t){.write = queue_write})
+                     : open_file(rq->path, oc->fbuf, err);
     if (!oc->f) {
         lab_unlock(lab);
         ocap_free(oc);
