@@ -286,6 +286,22 @@ def main():
     opc.s.close()
     print("ok: an operator of MDS1 alone opens MDS1 only, as network-operator: configure is refused")
 
+    # the login throttle of telnet and SSH: each failure of a name from an
+    # address waits longer before its answer, 1 s doubling (docs/login-throttle.md)
+    took = []
+    for _ in range(3):
+        t0 = time.monotonic()
+        body = b"user=mallory&password=guess1"
+        r = http(b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body), 60)
+        took.append(time.monotonic() - t0)
+        if status(r) != 403 or b"Login incorrect" not in r:
+            fail("a wrong password got %r" % r[:120])
+    if took[0] < 0.9 or took[2] < 3.5:
+        fail("failed logins were not slowed as telnet's: %s s" % ", ".join("%.1f" % t for t in took))
+    login()
+    print("ok: failed logins answer Login incorrect after %s s, as telnet's; admin logs in after" %
+          ", ".join("%.1f" % t for t in took))
+
     con.keys(b"exit\r")
     if not con.closed():
         fail("exit did not close the console")
