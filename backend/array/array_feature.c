@@ -60,7 +60,7 @@ static void attach(struct lab *lab, struct array *a, const struct array_row *r)
     if (!r->has_fc || sw < 0 || !parse_wwn(r->pwwn, pwwn))
         return;
     memcpy(nwwn, pwwn, 8);
-    nwwn[0] = 0x20; /* its node name: the port's with NAA 2 [G] */
+    nwwn[1] &= 0x0f; /* the node name: 20:14:... -> 20:04:..., as the DS3000 family's [G] */
     array_fc_attach(a, lab_feature_state(lab, &fabric_feature), sw, r->vsan, pwwn, nwwn,
                     lab_switch_name(lab, lab_switch_count(lab) + r->host));
 }
