@@ -292,7 +292,8 @@ static int run_console(int fd, pid_t pid)
 
 /* A streamed capture (`lab capture start -`): Ctrl-C (or SIGTERM) ends
  * our side of the socket, which the owner takes as "stop"; it sends the
- * last packets and the exit code, which we still read. */
+ * last packets and the exit code, which we still read. Once only: a
+ * second one ends us at once (stdout may be a pipe nobody reads). */
 static volatile sig_atomic_t stream_fd = -1;
 static void on_stream_stop(int sig)
 {
@@ -306,7 +307,7 @@ static void stop_stream_on_signals(int fd)
     struct sigaction sa = {0};
     stream_fd = fd;
     sa.sa_handler = on_stream_stop;
-    sa.sa_flags = SA_RESTART;
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
