@@ -271,6 +271,27 @@ def main():
     answers(con, "bad UTF-8")
     print("ok: bad UTF-8 in control messages is ignored, in keys refused as a line")
 
+    # at most 32 consoles in all: the 33rd is refused, and a place freed is taken again
+    many = [WS(cookie) for _ in range(31)]  # with con, 32
+    for w in many:
+        w.until(rb"MDS1# $", "a prompt among 32 consoles")
+    w = WS(cookie, expect=False)
+    if w.ok:
+        fail("a 33rd console was accepted")
+    many.pop().s.close()
+    again = None
+    for _ in range(100):  # the place comes back once serve saw the close
+        again = WS(cookie, expect=False)
+        if again.ok:
+            break
+        time.sleep(0.1)
+    if not again.ok:
+        fail("a console's place did not come back after it closed")
+    for w in many + [again]:
+        w.s.close()
+    answers(con, "32 consoles")
+    print("ok: 32 consoles at most: the 33rd is refused, a freed place is taken again")
+
     # roles: an operator made on MDS1 only opens MDS1, and cannot configure it
     con.text = b""
     con.keys(b"configure terminal\rusername op password Oper4tor9 role network-operator\rend\r")
