@@ -308,6 +308,10 @@ static int capture_attached(const struct attach_owner *ow, const struct opts *o,
         return usage_error("lab capture start FILE|- or lab capture stop");
     } else if (o->format && strcmp(o->format, "pcap") != 0 && strcmp(o->format, "pcapng") != 0) {
         return usage_error("--format pcap or pcapng");
+    } else if (strcmp(argv[3], "-") == 0 && isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "mdsim: lab capture: not writing a capture to a terminal: pipe it (| tshark -i -)"
+                        " or name a FILE\n");
+        return 2;
     } else if (strcmp(argv[3], "-") != 0 && (argv[3][0] == '\0' || !abs_path(argv[3], path, sizeof path))) {
         fprintf(stderr, "mdsim: lab capture: a path empty, too long, or with a line break\n");
         return 2;

@@ -121,6 +121,10 @@ bad 1 "Is a directory" start .
 mkfifo fifo
 bad 1 "not a regular file" start fifo
 ls h.pcapng a b > /dev/null 2>&1 && fail "a refused start made a file"
+if command -v script > /dev/null; then # a terminal on stdout
+    script -qec "'$mdsim' --db a.db lab capture start -" /dev/null > tty.out 2>&1
+    grep -q "not writing a capture to a terminal" tty.out || fail "a stream to a terminal: $(head -c 200 tty.out)"
+fi
 out=$("$mdsim" --db a.db replay --pcap /dev/null one.txt 2>&1)
 [ $? = 1 ] && grep -q "not a regular file" <<< "$out" || fail "attached replay --pcap /dev/null: $out"
 out=$("$mdsim" --db a.db replay --pcap "$long" one.txt 2>&1)
