@@ -793,6 +793,14 @@ void lab_set_observer(struct lab *lab, enum lab_observer kind, void *obj, void (
     lab->observer[kind].free_fn = free_fn;
 }
 
+void lab_drop_observer(struct lab *lab, enum lab_observer kind)
+{
+    if (lab->observer[kind].free_fn)
+        lab->observer[kind].free_fn(lab->observer[kind].obj);
+    lab->observer[kind].obj = NULL;
+    lab->observer[kind].free_fn = NULL;
+}
+
 void lab_advance_to(struct lab *lab, uint64_t t)
 {
     if (t > lab_now(lab))

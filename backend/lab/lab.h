@@ -119,6 +119,9 @@ struct ipnet *lab_ipnet_as_is(struct lab *lab);
 enum lab_observer { LAB_OBS_SERIES, LAB_OBS_CAPTURE, LAB_OBS_COUNT };
 void *lab_observer(const struct lab *lab, enum lab_observer kind);
 void lab_set_observer(struct lab *lab, enum lab_observer kind, void *obj, void (*free_fn)(void *));
+/* Frees the observer of that kind now (stopped first by its owner), as
+ * lab_close would: the fuzz harness's undo of what an input started. */
+void lab_drop_observer(struct lab *lab, enum lab_observer kind);
 
 /* The lab clock: simulated nanoseconds since the lab was opened. */
 uint64_t lab_now(const struct lab *lab);

@@ -1,4 +1,5 @@
 #include "fuzz_lab.h"
+#include "series/series.h"
 #include "lab/lab.h"
 #include <dirent.h>
 #include <errno.h>
@@ -94,6 +95,9 @@ struct lab *fuzz_lab_begin(void)
 void fuzz_lab_end(void)
 {
     lab_batch_abort(lab);
+    /* a recording an input started is lab state the rollback does not reach */
+    series_lab_stop(lab);
+    lab_drop_observer(lab, LAB_OBS_SERIES);
     lab_restart_clock(lab);
     if (always_reopen) {
         lab_close(lab);
