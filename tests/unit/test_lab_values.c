@@ -77,7 +77,7 @@ START_TEST(test_complete_fcip_profiles)
     /* a type typed in part: the interfaces the lab has, glued to it */
     expect_complete(&s, "no interface fcip", "fcip fcip3 fcip12");
     expect_complete(&s, "interface fc", "fcip fcip3 fcip12");
-    expect_complete(&s, "interface ", "fcip gigabitethernet mgmt");
+    expect_complete(&s, "interface ", "fcip gigabitethernet mgmt port-channel");
     run(&s, "interface fcip3");
     expect_complete(&s, "use-profile ", "2 10 100");
     expect_complete(&s, "no use-profile 1", "10 100");
