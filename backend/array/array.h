@@ -30,8 +30,8 @@ bool array_file_put(struct lab *lab, int h, const char *name, const char *conten
 /* The file's content (malloc'ed), NULL when none. */
 char *array_file_get(struct lab *lab, int h, const char *name);
 
-/* The arrays as lab-file lines (lab show). */
-void array_print_lab(struct lab *lab, FILE *out);
+/* Array h as lab-file lines (lab show). */
+void array_print_one(struct lab *lab, int h, FILE *out);
 
 /* The engine's array of host h (NULL: none), in line with the store. */
 struct array *array_engine(struct lab *lab, int h);

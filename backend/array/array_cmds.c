@@ -309,6 +309,7 @@ static int cmd_show_file(struct session *s, const struct cmd_args *a)
 }
 
 int array_cmd_profile(struct session *s, const struct cmd_args *a);
+int array_cmd_iscsi_perf(struct session *s, const struct cmd_args *a);
 
 static int cmd_exit(struct session *s, const struct cmd_args *a)
 {
@@ -344,5 +345,9 @@ const struct cmd_def array_cmds[] = {
      " statistics, polled as the session sets\nattrs: file=\"NAME.csv\"",
      cmd_save_stats, 0, 0, 0},
     {M(MODE_ARRAY), "exit", "exit: Leave the shell", cmd_exit, 0, 0, 0},
+    {M(MODE_HOST), "iscsi-perf [<options:line>]",
+     "iscsi-perf: iSCSI I/O against a storage array's target (docs/array.md)\n"
+     "options: [-m inflight] [-b blocks] [-t secs] [-r] [-w] iscsi://host/iqn/lun",
+     array_cmd_iscsi_perf, CMD_PIPE, 0, 0},
     {0},
 };

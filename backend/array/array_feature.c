@@ -4,13 +4,15 @@
  * fabric, whose engine it joins. */
 #include "feature.h"
 #include "array.h"
+#include "array_iscsi.h"
+#include "host/hostnet.h"
 #include "fabric/fabric.h"
 #include "lab/lab.h"
 #include <stdlib.h>
 #include <string.h>
 
 extern const struct cmd_def array_cmds[];
-extern const struct feature array_feature, fabric_feature;
+extern const struct feature array_feature, fabric_feature, host_feature;
 
 static const struct owned_table tables[] = {{NULL, NULL}}; /* its tables are the lab's (topology) */
 
@@ -18,6 +20,7 @@ struct arrays {
     int n;
     int host[64];
     struct array *a[64];
+    struct iscsi_target *iscsi[64]; /* on the array's host ports */
 };
 
 static void *create(struct lab *lab, engine_t *e, struct ipnet *net)
@@ -27,16 +30,21 @@ static void *create(struct lab *lab, engine_t *e, struct ipnet *net)
     if (!s)
         abort();
     s->n = array_hosts(lab, s->host, 64);
-    for (int i = 0; i < s->n; i++)
+    struct hostnet *hn = lab_feature_state(lab, &host_feature); /* declared before: its list place */
+    for (int i = 0; i < s->n; i++) {
         s->a[i] = array_new(e);
+        s->iscsi[i] = hn ? iscsi_target_new(s->a[i], hn, s->host[i]) : NULL;
+    }
     return s;
 }
 
 static void destroy(void *state)
 {
     struct arrays *s = state;
-    for (int i = 0; s && i < s->n; i++)
+    for (int i = 0; s && i < s->n; i++) {
+        iscsi_target_free(s->iscsi[i]); /* before the hosts' stack, freed after this feature */
         array_free(s->a[i]);
+    }
     free(s);
 }
 

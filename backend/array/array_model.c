@@ -62,12 +62,21 @@ enum array_write_mode array_write_mode(const struct array *a, int ld)
 static uint64_t xfer_ns(uint64_t bytes, uint64_t mbps) { return bytes * 1000u / mbps; }
 
 /* One operation on a disk's FIFO, not before t: its end. A disk whose
- * head is where the operation starts only transfers. */
+ * head is where the operation starts only transfers; one a little behind
+ * (a parity segment RAID 5 skips) passes over the gap at its media rate. */
+/* The disk's head is at doff or a little behind it. */
+static bool head_near(const struct ld *d, int disk, uint64_t doff)
+{
+    return doff >= d->head[disk] && doff - d->head[disk] <= ARRAY_PASS_OVER;
+}
+
 static uint64_t disk_op(struct ld *d, int disk, uint64_t doff, uint32_t bytes, uint64_t t)
 {
     uint64_t start = t > d->disk_free[disk] ? t : d->disk_free[disk];
     uint64_t svc = xfer_ns(bytes, ARRAY_DISK_MBPS);
-    if (d->head[disk] != doff)
+    if (head_near(d, disk, doff))
+        svc += xfer_ns(doff - d->head[disk], ARRAY_DISK_MBPS);
+    else
         svc += ARRAY_SEEK_NS + ARRAY_ROTATION_NS;
     d->disk_free[disk] = start + svc;
     d->head[disk] = doff + bytes;
@@ -83,6 +92,7 @@ static uint64_t max64(uint64_t x, uint64_t y) { return x > y ? x : y; }
 struct place {
     int data, other;
     uint64_t doff;
+    uint64_t poff; /* RAID 5: where a full-stripe write's share of parity for this piece goes */
 };
 
 static struct place place_of(const struct ld *d, uint64_t off)
@@ -91,11 +101,12 @@ static struct place place_of(const struct ld *d, uint64_t off)
     int n = d->conf.disks;
     if (d->conf.raid == ARRAY_RAID10) {
         int pairs = n / 2, pair = (int)(seg % (uint64_t)pairs);
-        return (struct place){2 * pair, 2 * pair + 1, seg / (uint64_t)pairs * ARRAY_SEGMENT + in};
+        return (struct place){2 * pair, 2 * pair + 1, seg / (uint64_t)pairs * ARRAY_SEGMENT + in, 0};
     }
     uint64_t stripe = seg / (uint64_t)(n - 1);
     int pos = (int)(seg % (uint64_t)(n - 1)), parity = n - 1 - (int)(stripe % (uint64_t)n);
-    return (struct place){pos < parity ? pos : pos + 1, parity, stripe * ARRAY_SEGMENT + in};
+    return (struct place){pos < parity ? pos : pos + 1, parity, stripe * ARRAY_SEGMENT + in,
+                          stripe * ARRAY_SEGMENT + ((uint64_t)pos * ARRAY_SEGMENT + in) / (uint64_t)(n - 1)};
 }
 
 /* Each piece of [off, off + bytes) within one segment, in turn. */
@@ -119,7 +130,7 @@ static uint64_t read_piece(struct ld *d, struct place p, uint32_t bytes, uint64_
 {
     int disk = p.data;
     if (d->conf.raid == ARRAY_RAID10) { /* the copy whose head is there, else the one free first */
-        bool hd = d->head[p.data] == p.doff, ho = d->head[p.other] == p.doff;
+        bool hd = head_near(d, p.data, p.doff), ho = head_near(d, p.other, p.doff);
         if ((ho && !hd) || (ho == hd && max64(t, d->disk_free[p.other]) < max64(t, d->disk_free[p.data])))
             disk = p.other;
     }
@@ -128,15 +139,16 @@ static uint64_t read_piece(struct ld *d, struct place p, uint32_t bytes, uint64_
 
 /* RAID 10: both copies. RAID 5: read the old data and parity, then write
  * both (the write penalty of 4); a write that continues where its data
- * disk's head is belongs to a sequential stream the cache gathers into
- * full stripes: no reads, its share of the parity written in passing. */
+ * disk's head is (or a little ahead) belongs to a sequential stream the
+ * cache gathers into full stripes: no reads, its share of the parity
+ * written in passing. */
 static uint64_t write_piece(struct ld *d, struct place p, uint32_t bytes, uint64_t t)
 {
     if (d->conf.raid == ARRAY_RAID10)
         return max64(disk_op(d, p.data, p.doff, bytes, t), disk_op(d, p.other, p.doff, bytes, t));
-    if (d->head[p.data] == p.doff) /* sequential: joins a full-stripe write, parity from the cache */
+    if (head_near(d, p.data, p.doff)) /* sequential: joins a full-stripe write, parity from the cache */
         return max64(disk_op(d, p.data, p.doff, bytes, t),
-                     disk_op(d, p.other, d->head[p.other], bytes / (uint32_t)(d->conf.disks - 1), t));
+                     disk_op(d, p.other, p.poff, bytes / (uint32_t)(d->conf.disks - 1), t));
     uint64_t r = max64(disk_op(d, p.data, p.doff, bytes, t), disk_op(d, p.other, p.doff, bytes, t));
     return max64(disk_op(d, p.data, p.doff, bytes, r), disk_op(d, p.other, p.doff, bytes, r));
 }
@@ -225,6 +237,20 @@ bool array_io(struct array *a, int ld, bool write, uint64_t off, uint32_t bytes,
     a->pending = p;
     p->timer = engine_after(a->e, end - now, completed, p);
     return true;
+}
+
+void array_cancel(struct array *a, void *ctx)
+{
+    for (struct pending **pp = &a->pending; *pp;) {
+        struct pending *p = *pp;
+        if (p->ctx != ctx) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        engine_cancel(a->e, p->timer);
+        free(p);
+    }
 }
 
 void array_ld_stats(const struct array *a, int ld, struct array_stats *out)

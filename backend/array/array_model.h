@@ -38,6 +38,7 @@
 #define ARRAY_CACHE_CHUNK 65536u                     /* a cache block */
 #define ARRAY_CACHE_CHUNKS 4096u                     /* 256 MB of each controller's 512 MB */
 #define ARRAY_DIRTY_NS ENGINE_NS_PER_SEC             /* a disk's destage backlog write-back allows */
+#define ARRAY_PASS_OVER (1u << 20) /* a head this far behind the I/O passes over the gap instead of seeking */
 
 enum array_raid { ARRAY_RAID5 = 5, ARRAY_RAID10 = 10 };
 
@@ -72,6 +73,10 @@ void array_configure(struct array *a, const struct array_conf *c);
  * no controller online, past the drive's end). */
 typedef void (*array_done_fn)(void *ctx, uint64_t latency_ns);
 bool array_io(struct array *a, int ld, bool write, uint64_t off, uint32_t bytes, array_done_fn done, void *ctx);
+
+/* Forget the I/Os under way whose done would get ctx (their requester
+ * went): done is never called for them. */
+void array_cancel(struct array *a, void *ctx);
 
 /* What write mode a drive's writes take now. */
 enum array_write_mode { ARRAY_WRITE_BACK_MIRRORED, ARRAY_WRITE_BACK, ARRAY_WRITE_THROUGH };

@@ -143,24 +143,21 @@ static void print_ports(struct lab *lab, int h, FILE *out)
     sqlite3_reset(st);
 }
 
-void array_print_lab(struct lab *lab, FILE *out)
+void array_print_one(struct lab *lab, int h, FILE *out)
 {
-    int hs[64], n = array_hosts(lab, hs, 64);
-    for (int i = 0; i < n; i++) {
-        struct array_row r;
-        if (!array_row_get(lab, hs[i], &r))
-            continue;
-        fprintf(out, "%sarray %s controllers %d disks %d\n", i ? "" : "\n! storage arrays (docs/array.md)\n",
-                lab_switch_name(lab, lab_switch_count(lab) + hs[i]), r.conf.controllers, r.disks);
-        print_ports(lab, hs[i], out);
-        for (int k = 0; k < r.conf.nld; k++) {
-            const struct array_ld_conf *d = &r.conf.ld[k];
-            fprintf(out, "  logical-drive %s raid %d disks %d capacity-gb %u%s\n", d->name, d->raid, d->disks,
-                    d->capacity_gb, d->owner ? " owner b" : "");
-        }
-        if (r.has_fc)
-            for (int s = 0; s < lab_switch_count(lab); s++)
-                if (lab_switch_id(lab, s) == r.fc_switch_id)
-                    fprintf(out, "  fc-port %s switch %s vsan %d\n", r.pwwn, lab_switch_name(lab, s), r.vsan);
+    struct array_row r;
+    if (!array_row_get(lab, h, &r))
+        return;
+    fprintf(out, "\n! storage array (docs/array.md)\narray %s controllers %d disks %d\n",
+            lab_switch_name(lab, lab_switch_count(lab) + h), r.conf.controllers, r.disks);
+    print_ports(lab, h, out);
+    for (int k = 0; k < r.conf.nld; k++) {
+        const struct array_ld_conf *d = &r.conf.ld[k];
+        fprintf(out, "  logical-drive %s raid %d disks %d capacity-gb %u%s\n", d->name, d->raid, d->disks,
+                d->capacity_gb, d->owner ? " owner b" : "");
     }
+    if (r.has_fc)
+        for (int s = 0; s < lab_switch_count(lab); s++)
+            if (lab_switch_id(lab, s) == r.fc_switch_id)
+                fprintf(out, "  fc-port %s switch %s vsan %d\n", r.pwwn, lab_switch_name(lab, s), r.vsan);
 }

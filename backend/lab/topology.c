@@ -1222,17 +1222,24 @@ static bool print_router_links(struct lab *lab, FILE *out, bool first)
     return first;
 }
 
-/* The hosts and their ports, as lines of a lab file. */
+/* The hosts and their ports, as lines of a lab file; storage arrays in
+ * their place among them, so that the hosts keep their order. */
 static void print_hosts(struct lab *lab, FILE *out)
 {
-    static const char *const q = "SELECT h.name, p.port, p.ip, p.mask, p.gateway, p.mtu FROM host h"
+    static const char *const q = "SELECT h.name, p.port, p.ip, p.mask, p.gateway, p.mtu, h.id, 0 FROM host h"
                                  " JOIN host_port p ON p.host_id = h.id"
-                                 " WHERE h.id NOT IN (SELECT host_id FROM array) ORDER BY h.id, p.port";
+                                 " WHERE h.id NOT IN (SELECT host_id FROM array)"
+                                 " UNION ALL SELECT h.name, -1, 0, 0, NULL, 1500, h.id, 1 FROM host h"
+                                 " JOIN array a ON a.host_id = h.id ORDER BY 7, 2";
     sqlite3_stmt *st = lab_stmt(lab, q);
     char a[16], b[16], c[16], last[33] = "";
     bool any = false;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(st, 0);
+        if (sqlite3_column_int(st, 7)) {
+            array_print_one(lab, sqlite3_column_int(st, 6) - 1, out);
+            continue;
+        }
         if (strcmp(name, last) != 0)
             fprintf(out, "%shost %s\n", any ? "" : "\n! hosts (docs/hosts.md)\n", name);
         any = true;
@@ -1308,7 +1315,6 @@ void topology_print(struct lab *lab, FILE *out)
     }
     print_routers(lab, out);
     print_hosts(lab, out);
-    array_print_lab(lab, out);
     st = lab_stmt(lab, q_link);
     bool first = true;
     while (sqlite3_step(st) == SQLITE_ROW) {

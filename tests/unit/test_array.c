@@ -10,6 +10,8 @@
 #include <string.h>
 #include "fcip_rig.h"
 #include "array/array_model.h"
+#include "array/array_iscsi.h"
+#include "host/hostnet.h"
 #include "sanext/tuner.h"
 
 #define US ENGINE_NS_PER_US
@@ -287,6 +289,92 @@ START_TEST(tuner_sees_array_latency_plus_path)
 }
 END_TEST
 
+
+/* ---- iSCSI from a host ------------------------------------------------------ */
+
+#define IP4(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+static struct ipnet *inet;
+static struct hostnet *ihn;
+static struct iscsi_target *itgt;
+
+/* Host 0 (the initiator) 10.0.0.1 -- the array's port 10.0.0.20 (host 1),
+ * one clean 1 GbE cable. */
+static void iscsi_setup(void)
+{
+    e = engine_new(1);
+    inet = ipnet_new_hosts(e, 0, 2);
+    ihn = hostnet_new(inet, 2);
+    hostnet_port(ihn, 0, 0, IP4(10, 0, 0, 1), IP4(255, 255, 255, 0), 1500);
+    hostnet_port(ihn, 1, 0, IP4(10, 0, 0, 20), IP4(255, 255, 255, 0), 1500);
+    ipnet_cable(inet, 0, 1, 1, 1, 1, 1);
+    arr = array_new(e);
+    struct array_conf c = conf_of(ARRAY_RAID10, 4, true, true);
+    array_configure(arr, &c);
+    itgt = iscsi_target_new(arr, ihn, 1);
+}
+
+static void iscsi_teardown(void)
+{
+    iscsi_target_free(itgt);
+    array_free(arr);
+    hostnet_free(ihn);
+    ipnet_free(inet);
+    engine_free(e);
+    arr = NULL;
+    e = NULL;
+}
+
+static struct iscsi_perf_result perf(uint32_t dst, bool write, bool random, uint32_t bytes, int depth, int secs)
+{
+    struct iscsi_perf_conf c = {.h = 0, .dst = dst, .write = write, .random = random, .bytes = bytes,
+                                .depth = depth, .len_ns = (uint64_t)secs * SEC, .span_bytes = 500ull << 30};
+    struct iscsi_perf *p = iscsi_perf_start(ihn, &c);
+    struct iscsi_perf_result r;
+    while (!iscsi_perf_done(p, &r) && engine_now(e) < iscsi_perf_deadline(p))
+        engine_run_until(e, engine_now(e) + 100 * MS);
+    ck_assert(iscsi_perf_done(p, &r));
+    iscsi_perf_free(p);
+    return r;
+}
+
+START_TEST(iscsi_io_through_the_model)
+{
+    iscsi_setup();
+    /* random 4 KB reads: each an uncached disk read, plus the cable */
+    struct iscsi_perf_result r = perf(IP4(10, 0, 0, 20), false, true, 4096, 1, 5);
+    ck_assert_int_eq(r.error, ISCSI_PERF_OK);
+    double lat = (double)r.lat_sum_ns / (double)r.ios, model = ARRAY_CTRL_NS + DISK_NS(4096) + 4096.0 * 1000 / ARRAY_CACHE_MBPS;
+    printf("iSCSI random 4 KB reads over 1 GbE: %llu in 5 s, %.3f ms (model %.3f), login %.1f us\n",
+           (unsigned long long)r.ios, lat / 1e6, model / 1e6, r.login_ns / 1e3);
+    ck_assert_msg(lat > model && lat < model + 100 * US, "%.3f ms", lat / 1e6);
+    ck_assert_uint_gt(r.login_ns, 0);
+    /* 4 in flight on 2 mirrored pairs: the disks' rate, Little's law */
+    r = perf(IP4(10, 0, 0, 20), false, true, 4096, 4, 20);
+    double x = (double)r.ios / 20, cap = 4 / (DISK_NS(4096) / 1e9);
+    lat = (double)r.lat_sum_ns / (double)r.ios / 1e9;
+    printf("iSCSI random 4 KB reads, 4 outstanding: %.1f IOPS (4 disks: %.1f), %.2f ms, N/X %.2f ms\n", x, cap,
+           lat * 1e3, 4 / x * 1e3);
+    ck_assert_msg(x > cap * 0.6 && x < cap * 1.01, "%.1f IOPS", x);
+    ck_assert_msg(lat * x > 3.9 && lat * x < 4.1, "L = %.2f", lat * x);
+    /* sequential 64 KB write-back writes: the model's cache and mirror,
+     * the R2T round trip and 64 KB on the wire */
+    r = perf(IP4(10, 0, 0, 20), true, false, 65536, 1, 5);
+    lat = (double)r.lat_sum_ns / (double)r.ios;
+    double wb = CACHE_NS(65536) + MIRROR_NS(65536), wire = 65536.0 * 8 / 1e9 * 1e9 * 1518 / 1448;
+    printf("iSCSI 64 KB write-back writes: %.1f us (model %.1f + wire %.1f)\n", lat / 1e3, wb / 1e3, wire / 1e3);
+    ck_assert_msg(lat > wb + wire && lat < wb + wire + 200 * US, "%.1f us", lat / 1e3);
+    ck_assert_uint_eq(iscsi_target_sessions(itgt), 0); /* each run logged out (closed) */
+    ck_assert_uint_gt(iscsi_target_commands(itgt), 100);
+    /* nobody listens on the initiator's own address: refused */
+    r = perf(IP4(10, 0, 0, 1), false, false, 4096, 1, 1);
+    ck_assert_int_eq(r.error, ISCSI_PERF_REFUSED);
+    r = perf(IP4(10, 9, 9, 9), false, false, 4096, 1, 1);
+    ck_assert_int_eq(r.error, ISCSI_PERF_NO_ROUTE);
+    iscsi_teardown();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("array");
@@ -304,6 +392,10 @@ int main(void)
     tcase_set_timeout(tt, 120);
     tcase_add_test(tt, tuner_sees_array_latency_plus_path);
     suite_add_tcase(s, tt);
+    TCase *ti = tcase_create("iscsi");
+    tcase_set_timeout(ti, 120);
+    tcase_add_test(ti, iscsi_io_through_the_model);
+    suite_add_tcase(s, ti);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
