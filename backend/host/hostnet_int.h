@@ -1,5 +1,6 @@
 /* A host's stack for netperf.c: TCP connections and UDP sockets over the
- * data plane. Only hostnet.c and netperf.c include it. */
+ * data plane. Only hostnet.c, netperf.c and the storage arrays' iSCSI
+ * (backend/array/array_iscsi.c, docs/array.md) include it. */
 #ifndef MDSIM_HOSTNET_INT_H
 #define MDSIM_HOSTNET_INT_H
 #include "hostnet.h"

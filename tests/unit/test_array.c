@@ -12,6 +12,7 @@
 #include "array/array_model.h"
 #include "array/array_iscsi.h"
 #include "host/hostnet.h"
+#include "host/hostnet_int.h"
 #include "sanext/tuner.h"
 
 #define US ENGINE_NS_PER_US
@@ -375,6 +376,76 @@ START_TEST(iscsi_io_through_the_model)
 }
 END_TEST
 
+/* A hostile initiator: PDUs the target must not take end the connection
+ * (a command before login, a data segment over MaxRecvDataSegmentLength,
+ * a transfer over 16 MB); the target keeps serving others. */
+struct raw {
+    struct iscsi_pdu first, second;
+    bool two, closed;
+    int got;
+};
+
+static void raw_send(struct hconn *hc, const struct iscsi_pdu *p)
+{
+    struct iscsi_pdu *m = malloc(sizeof *m);
+    *m = *p;
+    tcp_send(hc->c, iscsi_pdu_bytes(p), m);
+}
+
+static void raw_deliver(struct hconn *hc, void *rec, uint32_t len)
+{
+    (void)len;
+    struct raw *r = hc->app;
+    free(rec);
+    if (r && r->got++ == 0 && r->two)
+        raw_send(hc, &r->second);
+}
+
+static void raw_state(struct hconn *hc, enum tcp_state st, enum tcp_reason why)
+{
+    (void)why;
+    struct raw *r = hc->app;
+    if (st == TCP_ESTABLISHED)
+        raw_send(hc, &r->first);
+    else if (st == TCP_CLOSED)
+        r->closed = true;
+}
+
+static const struct hconn_ops raw_ops = {raw_deliver, NULL, raw_state};
+
+static bool raw_closed(struct raw *r)
+{
+    struct hconn *hc = hostnet_connect(ihn, 0, IP4(10, 0, 0, 20), ISCSI_PORT, 87380, 87380, &raw_ops, r);
+    ck_assert_ptr_nonnull(hc);
+    engine_run_until(e, engine_now(e) + 2 * SEC);
+    bool closed = r->closed;
+    hostnet_conn_free(hc);
+    return closed;
+}
+
+START_TEST(iscsi_hostile_pdus_close)
+{
+    iscsi_setup();
+    struct iscsi_pdu login = {.op = ISCSI_LOGIN, .final = true, .data_len = ISCSI_LOGIN_TEXT};
+    struct iscsi_pdu cmd = {.op = ISCSI_SCSI_CMD, .final = true, .itt = 1, .xfer_len = 4096};
+    struct raw before = {.first = cmd};
+    ck_assert(raw_closed(&before)); /* a command before login */
+    struct iscsi_pdu big = {.op = ISCSI_DATA_OUT, .itt = 1, .data_len = 65536};
+    struct raw seg = {.first = login, .second = big, .two = true};
+    ck_assert(raw_closed(&seg));
+    struct iscsi_pdu huge = cmd;
+    huge.xfer_len = ISCSI_XFER_MAX + 1;
+    struct raw xfer = {.first = login, .second = huge, .two = true};
+    ck_assert(raw_closed(&xfer));
+    struct raw fine = {.first = login, .second = cmd, .two = true};
+    ck_assert(!raw_closed(&fine)); /* a good login and read: the connection stays */
+    ck_assert_int_ge(fine.got, 2);
+    struct iscsi_perf_result r = perf(IP4(10, 0, 0, 20), false, false, 4096, 1, 1);
+    ck_assert_int_eq(r.error, ISCSI_PERF_OK);
+    iscsi_teardown();
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("array");
@@ -395,6 +466,7 @@ int main(void)
     TCase *ti = tcase_create("iscsi");
     tcase_set_timeout(ti, 120);
     tcase_add_test(ti, iscsi_io_through_the_model);
+    tcase_add_test(ti, iscsi_hostile_pdus_close);
     suite_add_tcase(s, ti);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
