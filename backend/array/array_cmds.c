@@ -263,7 +263,10 @@ static int cmd_save_stats(struct session *s, const struct cmd_args *a)
     array_row_get(s->lab, h, &r);
     struct monitor m = {0};
     struct array_stats now[ROWS];
-    m.n = sample(array_engine(s->lab, h), &r, m.first, m.name);
+    struct array *arr = array_engine(s->lab, h);
+    if (!arr)
+        return smcli_error(s, "Error: %s has no controller running.", lab_hostname(s->lab, s->sw));
+    m.n = sample(arr, &r, m.first, m.name);
     memcpy(m.last, m.first, sizeof m.last);
     strbuf o;
     sb_init(&o);
@@ -280,7 +283,8 @@ static int cmd_save_stats(struct session *s, const struct cmd_args *a)
             return cmd_error(s, "^C");
         }
         struct array_row again;
-        if (!array_row_get(s->lab, h, &again) || sample(array_engine(s->lab, h), &again, now, m.name) != m.n) {
+        if (!array_row_get(s->lab, h, &again) || !(arr = array_engine(s->lab, h)) ||
+            sample(arr, &again, now, m.name) != m.n) {
             sb_free(&o); /* the drives moved between controllers: the file's rows would not line up */
             return smcli_error(s, "Error: the monitor stopped: %s changed its devices.", lab_hostname(s->lab, s->sw));
         }
