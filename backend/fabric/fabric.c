@@ -28,7 +28,11 @@ struct fabric *fabric_new(engine_t *e, int nswitches)
     fab->vsans = calloc((size_t)nswitches + 1, sizeof *fab->vsans);
     fab->next_port = calloc((size_t)nswitches + 1, sizeof *fab->next_port);
     fab->permit = calloc((size_t)nswitches + 1, sizeof *fab->permit);
-    if (!fab->vsans || !fab->next_port || !fab->permit)
+    fab->route_gen = 1; /* memo_gen 0: nothing remembered */
+    fab->memo_gen = calloc((size_t)nswitches + 1, sizeof *fab->memo_gen);
+    fab->memo_vsan = calloc((size_t)nswitches + 1, sizeof *fab->memo_vsan);
+    fab->memo_hop = calloc((size_t)nswitches * (size_t)nswitches + 1, sizeof *fab->memo_hop);
+    if (!fab->vsans || !fab->next_port || !fab->permit || !fab->memo_gen || !fab->memo_vsan || !fab->memo_hop)
         abort();
     fabric_domains_init(fab);
     for (int i = 0; i < nswitches; i++) {
@@ -62,6 +66,9 @@ void fabric_free(struct fabric *fab)
     free(fab->ports);
     free(fab->costs);
     free(fab->lsr);
+    free(fab->memo_gen);
+    free(fab->memo_vsan);
+    free(fab->memo_hop);
     free(fab);
 }
 
@@ -97,6 +104,7 @@ void fabric_set_vsans(struct fabric *fab, int sw, const struct vsan_set *vsans)
         return;
     struct vsan_set was = fab->vsans[sw];
     fab->vsans[sw] = *vsans;
+    fabric_routes_changed(fab);
     vsan_set_add(&fab->vsans[sw], 1, 1);
     for (int v = 1; v < FABRIC_VSAN_MAX; v++) {
         if (was.bit[v >> 3] == fab->vsans[sw].bit[v >> 3]) /* most reconciles change nothing */
@@ -153,6 +161,7 @@ int fabric_isl_up(struct fabric *fab, int sw, int peer_sw, const struct vsan_set
     }
     fab->isls[i] = (struct isl){++fab->last_isl, sw, peer_sw, *vsans, send, ctx, {.cost = FABRIC_COST_REF_MBPS / 1000}};
     fabric_lsr_touch(fab, sw);
+    fabric_routes_changed(fab);
     return fab->isls[i].id;
 }
 
@@ -162,6 +171,7 @@ void fabric_isl_down(struct fabric *fab, int id)
         if (fab->isls[i].id == id) {
             fab->isls[i].id = 0;
             fabric_lsr_touch(fab, fab->isls[i].sw);
+            fabric_routes_changed(fab);
         }
 }
 
@@ -171,6 +181,7 @@ void fabric_isl_vsans(struct fabric *fab, int id, const struct vsan_set *vsans)
         if (id && fab->isls[i].id == id && memcmp(&fab->isls[i].vsans, vsans, sizeof *vsans) != 0) {
             fab->isls[i].vsans = *vsans;
             fabric_lsr_touch(fab, fab->isls[i].sw);
+            fabric_routes_changed(fab);
         }
 }
 
@@ -322,7 +333,8 @@ static int holder(const struct fabric *fab, const int *hop, int vsan, int dom)
 
 void fabric_send(struct fabric *fab, int sw, struct fc_frame *f)
 {
-    int dom = FC_DOMAIN_OF(f->d_id), hop[256];
+    int dom = FC_DOMAIN_OF(f->d_id);
+    const int *hop = NULL;
     if (sw >= 0 && sw < fab->nsw && zone_denies(fab, sw, f)) {
         fab->st.zone_drops++;
         fabric_frame_free(fab, f);
@@ -334,7 +346,7 @@ void fabric_send(struct fabric *fab, int sw, struct fc_frame *f)
     }
     int dst = -1;
     if (sw >= 0 && sw < fab->nsw && fab->nsw <= 256) {
-        fabric_paths(fab, sw, f->vsan, hop, -1, -1);
+        hop = fabric_routes(fab, sw, f->vsan);
         dst = holder(fab, hop, f->vsan, dom);
     }
     if (dst < 0) {

@@ -63,13 +63,27 @@ struct fabric {
     struct cost_override *costs; /* spf.c */
     int ncosts;
     struct fabric_lsr_stamp *lsr; /* per switch, spf.c */
+    /* The last shortest paths each switch forwarded a frame on, kept until
+     * anything they depend on changes (fabric_routes_changed): a frame
+     * does not run Dijkstra. */
+    uint64_t route_gen;
+    uint64_t *memo_gen; /* per switch: route_gen its paths were computed at, 0 none */
+    int *memo_vsan;     /* per switch */
+    int *memo_hop;      /* per switch, nsw each: fabric_paths' first_isl */
 };
 
 /* Shortest paths (spf.c: Dijkstra on the ISLs' costs) over the ISLs that
  * carry the VSAN between switches that have it: the first hop from `from` toward each switch (-1: unreachable,
  * from itself: -2), leaving out every ISL between switches a and b (-1:
- * none left out). Labs are a handful of switches: recomputed per use. */
+ * none left out). Recomputed per call; fabric_send uses fabric_routes. */
 void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, int a, int b);
+
+/* Paths may have changed: an ISL, its VSANs or cost, a switch's VSANs.
+ * Every function that changes what spf() reads calls it. */
+static inline void fabric_routes_changed(struct fabric *fab) { fab->route_gen++; }
+
+/* fabric_paths from sw in the VSAN, remembered until the routes change. */
+const int *fabric_routes(struct fabric *fab, int sw, int vsan);
 
 /* spf.c: sw's link-state record changed now. */
 void fabric_lsr_touch(struct fabric *fab, int sw);

@@ -21,12 +21,14 @@ void fabric_isl_describe(struct fabric *fab, int id, const struct fabric_isl_inf
     for (int i = 0; i < fab->nisl; i++)
         if (fab->isls[i].id == id && id)
             fab->isls[i].info = *info;
+    fabric_routes_changed(fab);
 }
 
 /* The switch's configuration is set again as a whole (clear, set each,
  * done): its LSR changes, and is stamped, only when a cost did. */
 void fabric_costs_clear(struct fabric *fab, int sw)
 {
+    fabric_routes_changed(fab);
     for (int i = 0; i < fab->ncosts; i++)
         if (fab->costs[i].sw == sw)
             fab->costs[i].stale = true;
@@ -63,6 +65,7 @@ void fabric_if_fspf_set(struct fabric *fab, int sw, const char *ifname, int vsan
         fabric_lsr_touch(fab, sw);
     c->conf = *conf;
     c->stale = false;
+    fabric_routes_changed(fab);
 }
 
 void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, uint32_t cost)
@@ -74,6 +77,7 @@ void fabric_cost_set(struct fabric *fab, int sw, const char *ifname, int vsan, u
 void fabric_costs_done(struct fabric *fab, int sw)
 {
     int k = 0;
+    fabric_routes_changed(fab);
     for (int i = 0; i < fab->ncosts; i++) {
         struct cost_override *c = &fab->costs[i];
         if (c->sw == sw && c->stale && c->conf.cost)
@@ -101,8 +105,10 @@ void fabric_fspf_refuse(struct fabric *fab, int sw, const char *ifname, int vsan
         return;
     if (!c)
         c = override_add(fab, sw, ifname, vsan);
-    if (c->refused != refused)
+    if (c->refused != refused) {
         fabric_lsr_touch(fab, sw);
+        fabric_routes_changed(fab);
+    }
     c->refused = refused;
 }
 
@@ -187,6 +193,17 @@ void fabric_paths(const struct fabric *fab, int from, int vsan, int *first_isl, 
     spf(fab, from, vsan, r, a, b);
     for (int i = 0; i < fab->nsw; i++)
         first_isl[i] = r[i].first_isl;
+}
+
+const int *fabric_routes(struct fabric *fab, int sw, int vsan)
+{
+    int *hop = &fab->memo_hop[(size_t)sw * (size_t)fab->nsw];
+    if (fab->memo_gen[sw] != fab->route_gen || fab->memo_vsan[sw] != vsan) {
+        fabric_paths(fab, sw, vsan, hop, -1, -1);
+        fab->memo_gen[sw] = fab->route_gen;
+        fab->memo_vsan[sw] = vsan;
+    }
+    return hop;
 }
 
 void fabric_spf(const struct fabric *fab, int sw, int vsan, struct fabric_route *out)
