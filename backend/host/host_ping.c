@@ -2,6 +2,7 @@
  * the data plane, on the lab clock, as the switch's ping sends it. */
 #include "host.h"
 #include "ipnet/ip_text.h"
+#include "ipnet/ping_cmds.h"
 #include "lab/lab.h"
 #include "session.h"
 #include <ctype.h>
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SLICE_NS = 100000000, WORDS = 16 };
+enum { WORDS = 16 };
 
 static bool num(const char *w, long lo, long hi, long *v)
 {
@@ -60,18 +61,6 @@ static int parse(struct session *s, const char *line, struct ipnet_ping *p, char
     return 0;
 }
 
-static bool wait_reply(struct session *s, struct ipnet_ping *p, int i)
-{
-    for (;;) {
-        uint64_t until = lab_realtime(s->lab) ? lab_now(s->lab) + SLICE_NS : UINT64_MAX;
-        bool settled = ipnet_ping_wait(lab_ipnet(s->lab), p, i, until);
-        if (!cmd_wait_until(s, lab_now(s->lab)))
-            return false;
-        if (settled)
-            return true;
-    }
-}
-
 /* iputils' precision: three significant digits or so. */
 static void put_ms(struct session *s, double ms)
 {
@@ -101,7 +90,7 @@ int host_cmd_ping(struct session *s, const struct cmd_args *a)
     int got = 0;
     double sum = 0, sum2 = 0, mn = 1e300, mx = 0;
     for (int i = 0; i < p.count && cmd_wait_until(s, ipnet_ping_send_time(&p, i)); i++) {
-        if (!wait_reply(s, &p, i))
+        if (!ping_settle(s, &p, i))
             break;
         uint64_t rtt = ipnet_ping_rtt(&p, i);
         uint8_t type, code;

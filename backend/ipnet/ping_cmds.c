@@ -3,6 +3,7 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "ipnet.h"
+#include "ping_cmds.h"
 #include "ipnet/ip_text.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -51,11 +52,7 @@ static bool print_error(struct session *s, const struct ipnet_ping *p, int i)
 
 enum { SLICE_NS = 100000000 };
 
-/* Request i answered or timed out: false when the user stopped the ping.
- * On real time the engine runs at most a slice ahead of the wall, so a
- * ping stopped during a long timeout leaves the lab clock where the wall
- * is: other sessions' sleeps and pings do not inherit the wait. */
-static bool wait_reply(struct session *s, struct ipnet_ping *p, int i)
+bool ping_settle(struct session *s, struct ipnet_ping *p, int i)
 {
     for (;;) {
         uint64_t until = lab_realtime(s->lab) ? lab_now(s->lab) + SLICE_NS : UINT64_MAX;
@@ -84,7 +81,7 @@ static int cmd_ping(struct session *s, const struct cmd_args *a)
     cmd_printf(s, "PING %s (%s): %d data bytes\n", dst, dst, p.size);
     struct ping_tally t = {0, 0, UINT64_MAX, 0, 0};
     for (int i = 0; i < p.count && cmd_wait_until(s, ipnet_ping_send_time(&p, i)); i++) {
-        if (!wait_reply(s, &p, i))
+        if (!ping_settle(s, &p, i))
             break;
         uint64_t rtt = ipnet_ping_rtt(&p, i);
         if (rtt == UINT64_MAX) {

@@ -7,6 +7,7 @@
 #include "route.h"
 #include "interface/ge.h"
 #include "ipnet/ip_text.h"
+#include "ipnet/ping_cmds.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -138,22 +139,6 @@ static int show_ip_route(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-enum { SLICE_NS = 100000000 };
-
-/* Runs the engine until request i of p is settled; false when the user
- * stopped (as ping's wait: a slice at a time on real time). */
-static bool settle(struct session *s, struct ipnet_ping *p, int i)
-{
-    for (;;) {
-        uint64_t until = lab_realtime(s->lab) ? lab_now(s->lab) + SLICE_NS : UINT64_MAX;
-        bool done = ipnet_ping_wait(lab_ipnet(s->lab), p, i, until);
-        if (!cmd_wait_until(s, lab_now(s->lab)))
-            return false;
-        if (done)
-            return true;
-    }
-}
-
 enum { HOPS_MAX = 30, PROBES = 3, PROBE_BYTES = 40 };
 
 /* One hop of traceroute: PROBES echoes with that TTL, printed as Linux's
@@ -169,7 +154,7 @@ static bool trace_hop(struct session *s, uint32_t dst, int ttl, bool *stopped)
     bool end = false;
     cmd_printf(s, "%2d ", ttl);
     for (int i = 0; i < PROBES; i++) {
-        if (!settle(s, &p, i)) {
+        if (!ping_settle(s, &p, i)) {
             *stopped = true;
             break;
         }
@@ -231,7 +216,7 @@ static int cmd_measure_rtt(struct session *s, const struct cmd_args *a)
     ipt(dst, d);
     if (ipnet_ping_start(lab_ipnet(s->lab), s->sw, &p) < 0)
         return cmd_error(s, "%% No route to host %s", d);
-    bool done = settle(s, &p, 0);
+    bool done = ping_settle(s, &p, 0);
     uint8_t type, code;
     uint64_t rtt = ipnet_ping_rtt(&p, 0);
     bool reply = rtt != UINT64_MAX && ipnet_ping_from(&p, 0, &type, &code) == dst && type == 0;
