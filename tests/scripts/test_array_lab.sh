@@ -8,19 +8,9 @@
 mdsim=$1
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$root/tests/tools/labfile_lib.sh"
 
-"$mdsim" --db "$dir/a.db" lab create "$root/examples/labs/array.lab" > /dev/null || fail "lab create array.lab"
-"$mdsim" --db "$dir/a.db" lab show > "$dir/shown.lab" || fail "lab show"
-"$mdsim" --db "$dir/b.db" lab create "$dir/shown.lab" > /dev/null || fail "lab create of lab show's output"
-"$mdsim" --db "$dir/b.db" lab show > "$dir/shown2.lab"
-cmp -s "$dir/shown.lab" "$dir/shown2.lab" || fail "lab show does not round-trip: $(diff "$dir/shown.lab" "$dir/shown2.lab")"
+roundtrip "$root/examples/labs/array.lab" "$dir/a.db"
 for l in 'array DS1 controllers 2 disks 15' '  interface eth0 10.10.10.20 255.255.255.0' \
     '  logical-drive Data raid 5 disks 5 capacity-gb 1000' '  logical-drive Logs raid 10 disks 4 capacity-gb 500 owner b' \
     '  fc-port 20:14:00:a0:b8:11:22:33 switch MDS2 vsan 100' 'link DS1 eth0 MDS1 GigabitEthernet2/5'; do
@@ -42,21 +32,7 @@ printf 'MDS1# show switchname\nDS1(smcli)# show storageSubsystem profile\nDS1# s
 "$mdsim" --db "$dir/a.db" replay "$dir/t.txt" > /dev/null 2> "$dir/err" && fail "a switch's prompt on DS1 was taken"
 grep -q "the prompt is a switch's, but DS1 is a storage array" "$dir/err" || fail "wrong refusal: $(cat "$dir/err")"
 
-# bad FILE-TEXT EXPECTED: lab create refuses it with that message
-n=0
-bad() {
-    n=$((n + 1))
-    printf '%s\n' "$1" > "$dir/bad$n.lab"
-    if "$mdsim" --db "$dir/bad$n.db" lab create "$dir/bad$n.lab" > /dev/null 2> "$dir/bad.err"; then
-        fail "bad lab $n accepted (expected: $2)"
-    elif ! grep -qF "$2" "$dir/bad.err"; then
-        fail "bad lab $n: expected '$2', got '$(cat "$dir/bad.err")'"
-    fi
-    [ ! -e "$dir/bad$n.db" ] || fail "bad lab $n left a lab file"
-}
-sw='switch MDS1 chassis DS-C9509
-module 2 DS-X9308-SMIP
-module 5 DS-X9530-SF2-K9'
+# bad FILE-TEXT EXPECTED (labfile_lib.sh)
 bad "$sw
 array A
   logical-drive D raid 6 disks 4 capacity-gb 10" "bad1.lab:5: RAID 6: an array's drives are RAID 5 or RAID 10"

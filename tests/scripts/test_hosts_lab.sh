@@ -8,24 +8,9 @@
 mdsim=$1
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$root/tests/tools/labfile_lib.sh"
 
-# roundtrip FILE: lab show > x.lab gives the same lab back
-roundtrip() {
-    rm -f "$dir"/rt*.db*
-    "$mdsim" --db "$dir/rt1.db" lab create "$1" > /dev/null || { fail "lab create $1"; return; }
-    "$mdsim" --db "$dir/rt1.db" lab show > "$dir/shown.lab" || fail "lab show"
-    "$mdsim" --db "$dir/rt2.db" lab create "$dir/shown.lab" > /dev/null || fail "lab create of lab show's output"
-    "$mdsim" --db "$dir/rt2.db" lab show > "$dir/shown2.lab"
-    cmp -s "$dir/shown.lab" "$dir/shown2.lab" || fail "lab show does not round-trip: $(diff "$dir/shown.lab" "$dir/shown2.lab")"
-}
-roundtrip "$root/examples/labs/hosts.lab"
+roundtrip "$root/examples/labs/hosts.lab" "$dir/rt1.db"
 "$mdsim" --db "$dir/rt1.db" lab list > "$dir/list"
 grep -qE '^H2 +H2 +\(host\)$' "$dir/list" || fail "lab list lost the hosts: $(cat "$dir/list")"
 grep -q '^link H1 eth0 MDS1 GigabitEthernet2/5$' "$dir/shown.lab" || fail "lab show lost H1's cable: $(cat "$dir/shown.lab")"
@@ -48,7 +33,7 @@ link R1 eth1 A eth0
 link B eth0 R1 eth2
 link A eth1 C eth3
 LAB
-roundtrip "$dir/routed.lab"
+roundtrip "$dir/routed.lab" "$dir/rt1.db"
 for l in '  interface eth0 10.1.1.10 255.255.255.0 gateway 10.1.1.254' '  interface eth1 192.168.7.1 255.255.255.252 mtu 9000' \
     'link A eth0 R1 eth1' 'link B eth0 R1 eth2' 'link A eth1 C eth3'; do
     grep -qxF "$l" "$dir/shown.lab" || fail "lab show lost '$l': $(cat "$dir/shown.lab")"
@@ -88,21 +73,7 @@ grep -qE '^Internet +10\.10\.10\.1 +0 +026d\.6400\.0000 +ARPA +GigabitEthernet2/
 grep -qF 'link/ether 02:6d:64:00:00:00 brd' "$dir/arp.out" || fail "ip address's MAC: $(cat "$dir/arp.out")"
 grep -q '^1 packets transmitted, 1 received' "$dir/arp.out" || fail "host ping of the switch: $(cat "$dir/arp.out")"
 
-# bad FILE-TEXT EXPECTED: lab create refuses it with that message
-n=0
-bad() {
-    n=$((n + 1))
-    printf '%s\n' "$1" > "$dir/bad$n.lab"
-    if "$mdsim" --db "$dir/bad$n.db" lab create "$dir/bad$n.lab" > /dev/null 2> "$dir/bad.err"; then
-        fail "bad lab $n accepted (expected: $2)"
-    elif ! grep -qF "$2" "$dir/bad.err"; then
-        fail "bad lab $n: expected '$2', got '$(cat "$dir/bad.err")'"
-    fi
-    [ ! -e "$dir/bad$n.db" ] || fail "bad lab $n left a lab file"
-}
-sw='switch MDS1 chassis DS-C9509
-module 2 DS-X9308-SMIP
-module 5 DS-X9530-SF2-K9'
+# bad FILE-TEXT EXPECTED (labfile_lib.sh)
 bad "$sw
 host MDS1" "bad1.lab:4: switch MDS1 already declared at line 1"
 bad "$sw

@@ -11,41 +11,17 @@ mdsim=$1
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 lab=$root/examples/labs/routed-wan.lab
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
+. "$root/tests/tools/labfile_lib.sh"
 
 "$mdsim" --db "$dir/lab.db" lab create "$lab" > /dev/null || { echo "FAIL: lab create"; exit 1; }
 "$mdsim" --db "$dir/lab.db" replay --verify "$here/routing_wan.txt" > "$dir/out" 2> "$dir/err" ||
     fail "replay --verify: $(head -5 "$dir/err")"
 
-# lab show > x.lab gives the same lab back
-"$mdsim" --db "$dir/lab.db" lab show > "$dir/shown.lab" || fail "lab show"
-"$mdsim" --db "$dir/again.db" lab create "$dir/shown.lab" > /dev/null || fail "lab create of lab show's output"
-"$mdsim" --db "$dir/again.db" lab show > "$dir/shown2.lab"
-cmp -s "$dir/shown.lab" "$dir/shown2.lab" || fail "lab show does not round-trip: $(diff "$dir/shown.lab" "$dir/shown2.lab")"
+roundtrip_db "$dir/lab.db"
 grep -q '^  interface eth2 10.1.1.254 255.255.255.0 mtu 1400 delay-ms 20$' "$dir/shown.lab" ||
     fail "lab show lost WAN2's eth2: $(cat "$dir/shown.lab")"
 
-# bad FILE-TEXT EXPECTED: lab create refuses it with that message
-n=0
-bad() {
-    n=$((n + 1))
-    printf '%s\n' "$1" > "$dir/bad$n.lab"
-    if "$mdsim" --db "$dir/bad$n.db" lab create "$dir/bad$n.lab" > /dev/null 2> "$dir/bad.err"; then
-        fail "bad lab $n accepted (expected: $2)"
-    elif ! grep -qF "$2" "$dir/bad.err"; then
-        fail "bad lab $n: expected '$2', got '$(cat "$dir/bad.err")'"
-    fi
-    [ ! -e "$dir/bad$n.db" ] || fail "bad lab $n left a lab file"
-}
-sw='switch MDS1 chassis DS-C9509
-module 2 DS-X9308-SMIP
-module 5 DS-X9530-SF2-K9'
+# bad FILE-TEXT EXPECTED (labfile_lib.sh)
 bad "$sw
 interface eth1 10.0.0.1 255.255.255.0" "bad1.lab:4: interface before any router"
 bad "$sw
