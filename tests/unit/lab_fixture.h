@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "session.h"
 #include "lab/lab.h"
+#include "lab/topology.h"
 
 static char dbpath[64];
 static struct lab *lab;
@@ -21,17 +22,22 @@ static void capture(void *ctx, const char *s, size_t n)
     sb_add(&out, s, n);
 }
 
-static void setup(void)
+/* A fresh lab: the default one (lab_text NULL), or the lab file text. */
+static void lab_fixture_open(const char *lab_text)
 {
     snprintf(dbpath, sizeof dbpath, "/tmp/mdsim-test-XXXXXX");
     int fd = mkstemp(dbpath);
     close(fd);
     unlink(dbpath);
-    char err[256];
+    char err[512];
+    if (lab_text)
+        ck_assert_msg(topology_create(dbpath, "test.lab", lab_text, err, sizeof err) == 0, "%s", err);
     lab = lab_open(dbpath, err, sizeof err);
     ck_assert_msg(lab != NULL, "%s", err);
     sb_init(&out);
 }
+
+static inline void setup(void) { lab_fixture_open(NULL); }
 
 static void teardown(void)
 {

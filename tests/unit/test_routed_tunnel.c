@@ -2,26 +2,9 @@
  * TCP's measured round trip is the sum of the hops' delays, each counted
  * both ways, whatever the delays; a ping agrees; and with no route back
  * the tunnel never comes up. */
-#include <check.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include "session.h"
-#include "lab/lab.h"
-#include "lab/topology.h"
+#include "lab_fixture.h"
 #include "fcip/fcip_engine.h"
 #include "fcip/tunnel.h"
-
-static char dbpath[64];
-static struct lab *lab;
-static strbuf out;
-
-static void capture(void *ctx, const char *s, size_t n)
-{
-    (void)ctx;
-    sb_add(&out, s, n);
-}
 
 /* The lab of examples/labs/routed-wan.lab with hop delays d1 and d2 ms. */
 static void make_lab(int d1, int d2)
@@ -35,28 +18,9 @@ static void make_lab(int d1, int d2)
         " interface eth2 10.1.1.254 255.255.255.0 mtu 1400 delay-ms %d\n"
         " route 192.168.10.0 255.255.255.0 172.16.0.1\n"
         "link MDS1 g2/2 WAN1 eth1\nlink WAN1 eth2 WAN2 eth1\nlink WAN2 eth2 MDS2 g2/2\n";
-    char text[1024], err[512];
+    char text[1024];
     snprintf(text, sizeof text, fmt, d1, d2);
-    snprintf(dbpath, sizeof dbpath, "/tmp/mdsim-routed-XXXXXX");
-    int fd = mkstemp(dbpath);
-    close(fd);
-    unlink(dbpath);
-    ck_assert_msg(topology_create(dbpath, "routed.lab", text, err, sizeof err) == 0, "%s", err);
-    lab = lab_open(dbpath, err, sizeof err);
-    ck_assert_msg(lab != NULL, "%s", err);
-    sb_init(&out);
-}
-
-static void teardown(void)
-{
-    static const char *const suffix[] = {"", "-wal", "-shm"};
-    lab_close(lab);
-    sb_free(&out);
-    for (int i = 0; i < 3; i++) {
-        char p[80];
-        snprintf(p, sizeof p, "%s%s", dbpath, suffix[i]);
-        unlink(p);
-    }
+    lab_fixture_open(text);
 }
 
 static void run(int sw, const char *const *lines)
