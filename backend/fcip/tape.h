@@ -74,9 +74,12 @@ void fcip_tape_free(struct fcip_tape *tp);
 void fcip_tape_reset(struct fcip_tape *tp);
 
 /* A frame from the local fabric about to cross: it may be marked, or
- * answered here and consumed (true: the accelerator freed it). */
+ * held until the buffer has room (true: the accelerator keeps it, and
+ * sends it through the link's `cross` later or frees it). */
 bool fcip_tape_outbound(struct fcip_tape *tp, struct fc_frame *f);
-/* A frame that crossed, before it enters the local fabric: the same. */
+/* A frame that crossed, before it enters the local fabric: marks are
+ * cleared; true when the accelerator took it (cached, or passed on
+ * itself). */
 bool fcip_tape_inbound(struct fcip_tape *tp, struct fc_frame *f);
 
 void fcip_tape_stats(const struct fcip_tape *tp, struct fcip_tape_stats *out);
