@@ -76,6 +76,9 @@ struct feature {
      * nothing. It joins a replay's open batch, else commits on its own;
      * a refused write must not fail anything. Optional. */
     void (*flush)(struct lab *lab, void *state);
+    /* Its interface type, if it has interfaces: the keyword the parser
+     * lexes (`g2/1`) and the canonical name it prints (parser/ifname.h). */
+    const struct iftype *iftype;
     /* Its interfaces, if it has a type of them: each in full for `show
      * interface`, and its table in `show interface brief` (printed in list
      * order). So a new interface type plugs in without editing another's. */
@@ -111,9 +114,16 @@ const struct feature *feature_of_gate(enum feature_gate g);
  * then each feature's, NULL-terminated. */
 const struct cmd_def *const *command_tables(void);
 
+/* The features' interface types, NULL-terminated, in list order. */
+const struct iftype *const *interface_types(void);
+
+/* Hands the parser what the features declare (command tables, interface
+ * types): before the first line is read; later calls change nothing. */
+void features_install(void);
+
 /* The features' value source of that name, and their check of a mode's
- * object (iftype: the interface type in (config-if), else -1); NULL: none. */
+ * object (iftype: the interface type in (config-if), else NULL); NULL: none. */
 const struct value_source *feature_value_source(const char *name);
-const struct mode_check *feature_mode_check(enum mode m, int iftype);
+const struct mode_check *feature_mode_check(enum mode m, const struct iftype *iftype);
 
 #endif

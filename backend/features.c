@@ -1,6 +1,8 @@
 /* The ordered list of features (backend/feature.h). */
 #include "feature.h"
 #include "parser_cmds.h"
+#include "session.h"
+#include "ifname.h"
 #include <stddef.h>
 #include <string.h>
 
@@ -68,6 +70,25 @@ const struct cmd_def *const *command_tables(void)
     return tables;
 }
 
+const struct iftype *const *interface_types(void)
+{
+    enum { MAX = 16 };
+    static const struct iftype *types[MAX];
+    if (!types[0]) {
+        int n = 0;
+        for (const struct feature *const *f = features; *f && n < MAX - 1; f++)
+            if ((*f)->iftype)
+                types[n++] = (*f)->iftype;
+    }
+    return types;
+}
+
+void features_install(void)
+{
+    session_use_commands(command_tables());
+    ifname_use_types(interface_types());
+}
+
 const struct value_source *feature_value_source(const char *name)
 {
     for (const struct feature *const *f = features; *f; f++)
@@ -77,7 +98,7 @@ const struct value_source *feature_value_source(const char *name)
     return NULL;
 }
 
-const struct mode_check *feature_mode_check(enum mode m, int iftype)
+const struct mode_check *feature_mode_check(enum mode m, const struct iftype *iftype)
 {
     for (const struct feature *const *f = features; *f; f++)
         for (const struct mode_check *c = (*f)->mode_checks; c && c->ok; c++)

@@ -427,7 +427,7 @@ int main(int argc, char **argv)
         return usage_error(NULL);
     argc -= first;
     argv += first;
-    session_use_commands(command_tables());
+    features_install();
     if (argc == 1 && strcmp(argv[0], "commands") == 0)
         return cmdref_print(stdout);
     if (argc >= 2 && strcmp(argv[0], "lab") == 0 && strcmp(argv[1], "create") == 0)

@@ -31,6 +31,7 @@
 
 struct session;
 struct cmd_args;
+struct iftype;
 
 typedef int (*cmd_fn)(struct session *s, const struct cmd_args *a);
 
@@ -48,7 +49,7 @@ struct cmd_def {
     cmd_fn fn;
     unsigned flags;
     int feature;      /* 0, or a feature that must be enabled on the switch */
-    unsigned iftypes; /* in (config-if): bit i = interface type i; 0 = any */
+    const struct iftype *iftype; /* in (config-if): only that type's interfaces; NULL: any */
 };
 
 enum tok_kind {

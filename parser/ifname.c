@@ -4,29 +4,30 @@
 #include <strings.h>
 #include <ctype.h>
 
-static const struct iftype types[] = {
-    {"gigabitethernet", "GigabitEthernet", true},
-    {"fcip", "fcip", false},
-    {"iscsi", "iscsi", true},
-    {"mgmt", "mgmt", false},
-    {"port-channel", "port-channel", false},
-};
+static const struct iftype *const none[] = {NULL};
+static const struct iftype *const *types = none;
+
+void ifname_use_types(const struct iftype *const *list)
+{
+    if (types == none && list)
+        types = list;
+}
 
 const struct iftype *iftype_by_prefix(const char *s, size_t n)
 {
     if (n == 0)
         return NULL;
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strlen(types[i].keyword) >= n && strncasecmp(types[i].keyword, s, n) == 0)
-            return &types[i];
+    for (const struct iftype *const *t = types; *t; t++)
+        if (strlen((*t)->keyword) >= n && strncasecmp((*t)->keyword, s, n) == 0)
+            return *t;
     return NULL;
 }
 
 const struct iftype *iftype_by_keyword(const char *kw)
 {
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (strcasecmp(types[i].keyword, kw) == 0)
-            return &types[i];
+    for (const struct iftype *const *t = types; *t; t++)
+        if (strcasecmp((*t)->keyword, kw) == 0)
+            return *t;
     return NULL;
 }
 
@@ -37,8 +38,6 @@ void ifname_format(char *buf, size_t n, const struct iftype *t, int a, int b)
     else
         snprintf(buf, n, "%s%d", t->canonical, a);
 }
-
-const struct iftype *iftype_at(int index) { return &types[index]; }
 
 static bool number(const char **p, int *v)
 {

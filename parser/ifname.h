@@ -4,10 +4,9 @@
 #include <stddef.h>
 #include <stdbool.h>
 
-/* Index of each type in the table; (config-if) commands name them in iftypes. */
-enum { IFT_GE, IFT_FCIP, IFT_ISCSI, IFT_MGMT, IFT_PORTCHANNEL };
-#define IFT(x) (1u << (x))
-
+/* An interface type is declared by the feature that has such interfaces
+ * (its folder) and handed to the parser at start-up (ifname_use_types);
+ * (config-if) commands and sub-mode checks name it by its address. */
 struct iftype {
     const char *keyword;   /* as declared in the grammar */
     const char *canonical; /* as the switch prints it */
@@ -18,7 +17,11 @@ struct iftype {
  * first of several (the matcher reports the ambiguity, not the lexer). */
 const struct iftype *iftype_by_prefix(const char *s, size_t n);
 const struct iftype *iftype_by_keyword(const char *kw);
-const struct iftype *iftype_at(int index);
+
+/* The program's interface types, NULL-terminated, in the registry's order
+ * (backend/features.c), given once before the first line is lexed; the
+ * first call wins. */
+void ifname_use_types(const struct iftype *const *types);
 
 /* "GigabitEthernet2/2", "fcip1": port is ignored for single-id types. */
 void ifname_format(char *buf, size_t n, const struct iftype *t, int a, int b);

@@ -147,7 +147,7 @@ bool cmd_confirm(struct session *s, const char *question)
 static bool allowed(void *ctx, const struct cmd_def *cmd)
 {
     struct session *s = ctx;
-    if (cmd->iftypes && s->mode == MODE_IF && !(cmd->iftypes & (1u << s->ctx.if_type)))
+    if (cmd->iftype && s->mode == MODE_IF && cmd->iftype != s->ctx.iftype)
         return false;
     return !cmd->feature || host->gate_enabled(s->lab, s->sw, cmd->feature);
 }
@@ -404,12 +404,16 @@ static int run_filters(struct session *s, struct pipeline *pl)
 static int run_command(struct session *s, const struct cmd_def *cmd, const struct cmd_args *a)
 {
     struct mode_ctx *c = &s->ctx;
-    if (s->mode != MODE_IF || !cmd->iftypes || c->nports <= 1) {
-        int type = c->if_type, rc = cmd->fn(s, a) == 0 ? 0 : 1;
+    if (s->mode != MODE_IF || !cmd->iftype || c->nports <= 1) {
+        const struct iftype *type = c->iftype;
+        bool had_list = c->nports > 1;
+        int rc = cmd->fn(s, a) == 0 ? 0 : 1;
         /* a command that entered another interface without making a list
          * of its own (`interface fcip 5` after `interface g2/1-3`) ends
-         * the list, whatever its handler remembered to reset */
-        if (c->nports > 1 && (c->if_type != type || c->a != c->ports[0][0] || c->b != c->ports[0][1]))
+         * the list, whatever its handler remembered to reset; a list the
+         * command made (`interface g2/1-3` after `interface fcip 5`) stays */
+        if (had_list && c->nports > 1 &&
+            (c->iftype != type || c->a != c->ports[0][0] || c->b != c->ports[0][1]))
             c->nports = 0;
         return rc;
     }
@@ -419,7 +423,7 @@ static int run_command(struct session *s, const struct cmd_def *cmd, const struc
     for (int i = 0; i < first.nports && rc == 0; i++) {
         c->a = first.ports[i][0];
         c->b = first.ports[i][1];
-        ifname_format(c->ifname, sizeof c->ifname, iftype_at(c->if_type), c->a, c->b);
+        ifname_format(c->ifname, sizeof c->ifname, c->iftype, c->a, c->b);
         rc = cmd->fn(s, a) == 0 ? 0 : 1;
     }
     s->name_port = false;
@@ -438,7 +442,7 @@ static bool context_ok(struct session *s, const struct cmd_def *cmd, enum mode r
     if (runs_in != s->mode || !(M(s->mode) & M_SUBMODES) || !(cmd->modes & M(s->mode)) ||
         (cmd->modes & M(mode_info(s->mode)->parent)) || !host->mode_check)
         return true;
-    const struct mode_check *c = host->mode_check(s->mode, s->mode == MODE_IF ? s->ctx.if_type : -1);
+    const struct mode_check *c = host->mode_check(s->mode, s->mode == MODE_IF ? s->ctx.iftype : NULL);
     return !c || c->ok(s);
 }
 

@@ -34,7 +34,7 @@ struct session_io {
 enum { MODE_CTX_PORTS = 64 };
 struct mode_ctx {
     char ifname[32];
-    int if_type; /* index in the interface-type table */
+    const struct iftype *iftype; /* the interface's type (parser/ifname.h) */
     int a, b;    /* slot/port, or id and 0 */
     /* `interface g2/1-3, g2/5`: every port an interface command applies
      * to (run once per port, a,b and ifname set to each); 0 or 1: a,b only */

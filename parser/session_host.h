@@ -30,7 +30,7 @@ struct value_source {
  * lab lock before each command of the mode's own (docs/mode-context.md). */
 struct mode_check {
     enum mode mode;
-    int iftype; /* MODE_IF: the interface type checked (IFT_*); else -1 */
+    const struct iftype *iftype; /* MODE_IF: the interface type checked; else NULL */
     bool (*ok)(struct session *s);
 };
 
@@ -66,7 +66,7 @@ struct session_host {
     /* The features' value sources and mode checks, by name and by mode
      * (NULL: none). */
     const struct value_source *(*value_source)(const char *name);
-    const struct mode_check *(*mode_check)(enum mode m, int iftype);
+    const struct mode_check *(*mode_check)(enum mode m, const struct iftype *iftype);
 };
 
 /* Given once before the first session; the first call wins. */

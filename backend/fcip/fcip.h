@@ -9,6 +9,10 @@
 #include "vsan/vsan.h"
 
 struct lab;
+struct iftype;
+
+/* fcip1: its interface type (docs/registry.md). */
+extern const struct iftype fcip_iftype;
 
 #define FCIP_DEFAULT_PORT 3225
 

@@ -138,6 +138,8 @@ static int cmd_bandwidth_kbps(struct session *s, const struct cmd_args *a) { ret
 
 /* ---- interface fcip ---- */
 
+const struct iftype fcip_iftype = {"fcip", "fcip", false};
+
 static int cmd_interface(struct session *s, const struct cmd_args *a)
 {
     int id = (int)arg_num(a, "id", 0);
@@ -149,11 +151,11 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
     }
     fcip_if_create(s->lab, s->sw, id);
     s->mode = MODE_IF;
-    s->ctx.if_type = IFT_FCIP;
+    s->ctx.iftype = &fcip_iftype;
     s->ctx.a = id;
     s->ctx.b = 0;
     s->ctx.nports = 0; /* not the port list of an earlier `interface g2/1-3` */
-    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("fcip"), id, 0);
+    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, &fcip_iftype, id, 0);
     return 0;
 }
 
@@ -456,7 +458,7 @@ const struct cmd_def fcip_cmds[] = {
 
     {M_CONFIG_ALL, "[no] interface fcip <id:1-255@fcip-if>", "fcip: FCIP interface\nid: Enter the interface id",
      cmd_interface, 0, GATE_FCIP, 0},
-#define FCIP_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, GATE_FCIP, IFT(IFT_FCIP)}
+#define FCIP_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, GATE_FCIP, &fcip_iftype}
     FCIP_IF("use-profile <pid:1-255@fcip-profile>", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
             cmd_use_profile),
     FCIP_IF("no use-profile [<pid:1-255@fcip-profile>]", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
@@ -576,7 +578,7 @@ static bool if_ok(struct session *s)
 }
 
 const struct mode_check fcip_mode_checks[] = {
-    {MODE_PROFILE, -1, profile_ok},
-    {MODE_IF, IFT_FCIP, if_ok},
-    {MODE_EXEC, -1, NULL},
+    {MODE_PROFILE, NULL, profile_ok},
+    {MODE_IF, &fcip_iftype, if_ok},
+    {MODE_EXEC, NULL, NULL},
 };

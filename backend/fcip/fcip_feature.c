@@ -23,6 +23,7 @@ static void render(struct lab *lab, int sw, strbuf *out)
 const struct feature fcip_feature = {
     .name = "fcip",
     .cmds = fcip_cmds,
+    .iftype = &fcip_iftype,
     .gate = GATE_FCIP,
     .gate_name = "fcip",
     .gate_line = "feature fcip",

@@ -305,7 +305,7 @@ static int show_topology(struct session *s, const struct cmd_args *a)
     "hellos\ndead-interval: Seconds without a hello before the neighbor is down\nn: Enter the value\n" VSAN_HELP
 
 const struct cmd_def fspf_cmds[] = {
-#define FSPF_IF(syntax) {M(MODE_IF), syntax, IF_HELP, cmd_if, 0, GATE_FCIP, IFT(IFT_FCIP)}
+#define FSPF_IF(syntax) {M(MODE_IF), syntax, IF_HELP, cmd_if, 0, GATE_FCIP, &fcip_iftype}
     FSPF_IF("fspf {cost <n:1-65535> | hello-interval <n:1-65535> | dead-interval <n:2-65535>} vsan <vid:1-4093>"),
     FSPF_IF("no fspf {cost [<n:1-65535>] | hello-interval [<n:1-65535>] | dead-interval [<n:2-65535>]} vsan "
             "<vid:1-4093>"),

@@ -7,6 +7,10 @@
 #include "strbuf.h"
 
 struct lab;
+struct iftype;
+
+/* GigabitEthernet2/1: its interface type, declared to the registry (docs/registry.md). */
+extern const struct iftype ge_iftype;
 
 struct ge_conf {
     bool configured; /* a row exists: something differs from the default */

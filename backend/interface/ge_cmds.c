@@ -39,17 +39,19 @@ static void bind_ip(sqlite3_stmt *st, const void *v)
 }
 static void bind_text(sqlite3_stmt *st, const void *v) { sqlite3_bind_text(st, 4, v, -1, SQLITE_TRANSIENT); }
 
+const struct iftype ge_iftype = {"gigabitethernet", "GigabitEthernet", true};
+
 static int cmd_interface(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *p = arg_get(a, "port");
     if (!ge_exists(s->lab, s->sw, p->slot, p->port))
         return cmd_error(s, "%% Invalid interface format");
     s->mode = MODE_IF;
-    s->ctx.if_type = IFT_GE;
+    s->ctx.iftype = &ge_iftype;
     s->ctx.a = p->slot;
     s->ctx.b = p->port;
     s->ctx.nports = 0;
-    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("gigabitethernet"), p->slot, p->port);
+    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, &ge_iftype, p->slot, p->port);
     return 0;
 }
 
@@ -58,7 +60,7 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
  * MDS. */
 static int enter_list(struct session *s, const char *text)
 {
-    const struct iftype *t = iftype_by_keyword("gigabitethernet");
+    const struct iftype *t = &ge_iftype;
     int ports[MODE_CTX_PORTS][2];
     char err[64], name[32];
     int n = ifname_parse_list(t, text, ports, MODE_CTX_PORTS, err, sizeof err);
@@ -70,7 +72,7 @@ static int enter_list(struct session *s, const char *text)
             return cmd_error(s, "%% %s: Invalid interface format", name);
         }
     s->mode = MODE_IF;
-    s->ctx.if_type = IFT_GE;
+    s->ctx.iftype = t;
     s->ctx.a = ports[0][0];
     s->ctx.b = ports[0][1];
     s->ctx.nports = n;
@@ -232,16 +234,16 @@ const struct cmd_def ge_cmds[] = {
     {M_CONFIG_ALL, "interface gigabitethernet <port:slot/port> <more:line>", NULL, cmd_interface_list_after,
      CMD_HIDDEN, 0, 0},
     {M(MODE_IF), "ip address <addr:ipv4> <netmask:netmask>",
-     "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
+     "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, &ge_iftype},
     {M(MODE_IF), "no ip address [<addr:ipv4> <netmask:netmask>]",
-     "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, IFT(IFT_GE)},
-    {M(MODE_IF), "switchport mtu <bytes:576-9000>", "bytes: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
-    {M(MODE_IF), "no switchport mtu [<bytes:576-9000>]", "bytes: Enter MTU", cmd_mtu, 0, 0, IFT(IFT_GE)},
+     "addr: IP address\nnetmask: Subnet mask (A.B.C.D)", cmd_ip_address, 0, 0, &ge_iftype},
+    {M(MODE_IF), "switchport mtu <bytes:576-9000>", "bytes: Enter MTU", cmd_mtu, 0, 0, &ge_iftype},
+    {M(MODE_IF), "no switchport mtu [<bytes:576-9000>]", "bytes: Enter MTU", cmd_mtu, 0, 0, &ge_iftype},
     {M(MODE_IF), "switchport description <text:line>", "text: Description (up to 254 characters)",
-     cmd_description, 0, 0, IFT(IFT_GE)},
+     cmd_description, 0, 0, &ge_iftype},
     {M(MODE_IF), "no switchport description [<text:line>]", "text: Description",
-     cmd_description, 0, 0, IFT(IFT_GE)},
-    {M(MODE_IF), "[no] shutdown", NULL, cmd_shutdown, 0, 0, IFT(IFT_GE)},
+     cmd_description, 0, 0, &ge_iftype},
+    {M(MODE_IF), "[no] shutdown", NULL, cmd_shutdown, 0, 0, &ge_iftype},
     {M(MODE_EXEC), "show interface gigabitethernet <port:slot/port> [{brief | counters | description}]",
      "brief: Brief summary\ncounters: Interface counters\ndescription: Interface description", ge_show_interface,
      CMD_PIPE, 0, 0},

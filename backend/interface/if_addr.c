@@ -15,7 +15,7 @@ int if_addr_check(struct session *s, uint32_t ip, uint32_t mask)
 {
     if (!host_address_ok(ip, mask))
         return cmd_error(s, "%% Invalid ip address");
-    bool self_ge = s->ctx.if_type == IFT_GE;
+    bool self_ge = s->ctx.iftype == &ge_iftype;
     char other[32] = "mgmt0";
     /* slot 0 names no GE port: from mgmt0, every port is another one */
     if (!ge_ip_overlap(s->lab, s->sw, self_ge ? s->ctx.a : 0, self_ge ? s->ctx.b : 0, ip, mask, other,

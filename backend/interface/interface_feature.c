@@ -44,6 +44,7 @@ static void reconcile(struct lab *lab, struct ipnet *net, void *state)
 const struct feature interface_feature = {
     .name = "interface",
     .cmds = ge_cmds,
+    .iftype = &ge_iftype,
     .render = {[SECTION_INTERFACES] = render},
     .render_all = {[SECTION_INTERFACES] = ge_render_all},
     .tables = tables,

@@ -8,6 +8,10 @@
 #include "strbuf.h"
 
 struct lab;
+struct iftype;
+
+/* mgmt0: its interface type (docs/registry.md). */
+extern const struct iftype mgmt_iftype;
 
 bool mgmt_get(struct lab *lab, int sw, uint32_t *ip, uint32_t *mask);
 void mgmt_set(struct lab *lab, int sw, uint32_t ip, uint32_t mask);

@@ -6,14 +6,16 @@
 #include "mgmt.h"
 #include <stdio.h>
 
+const struct iftype mgmt_iftype = {"mgmt", "mgmt", false};
+
 static int cmd_interface(struct session *s, const struct cmd_args *a)
 {
     (void)a;
     s->mode = MODE_IF;
-    s->ctx.if_type = IFT_MGMT;
+    s->ctx.iftype = &mgmt_iftype;
     s->ctx.a = s->ctx.b = 0;
     s->ctx.nports = 0;
-    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("mgmt"), 0, 0);
+    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, &mgmt_iftype, 0, 0);
     return 0;
 }
 
@@ -87,9 +89,9 @@ void mgmt_show_brief(struct session *s)
 const struct cmd_def mgmt_cmds[] = {
     {M_CONFIG_ALL, "interface mgmt <id:0-0>", MGMT_HELP, cmd_interface, 0, 0, 0},
     {M(MODE_IF), "ip address <addr:ipv4> <netmask:netmask>", "addr: IP address\nnetmask: Subnet mask (A.B.C.D)",
-     cmd_ip_address, 0, 0, IFT(IFT_MGMT)},
+     cmd_ip_address, 0, 0, &mgmt_iftype},
     {M(MODE_IF), "no ip address [<addr:ipv4> <netmask:netmask>]", "addr: IP address\nnetmask: Subnet mask (A.B.C.D)",
-     cmd_ip_address, 0, 0, IFT(IFT_MGMT)},
+     cmd_ip_address, 0, 0, &mgmt_iftype},
     {M(MODE_EXEC), "show interface mgmt <id:0-0>", MGMT_HELP, show_interface, CMD_PIPE, 0, 0},
     {0},
 };

@@ -17,6 +17,7 @@ static void render(struct lab *lab, int sw, strbuf *out)
 const struct feature mgmt_feature = {
     .name = "mgmt",
     .cmds = mgmt_cmds,
+    .iftype = &mgmt_iftype,
     .render = {[SECTION_GLOBAL] = render},
     .tables = tables,
     .show_interfaces = mgmt_show_all,

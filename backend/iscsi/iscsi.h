@@ -7,6 +7,10 @@
 #include "strbuf.h"
 
 struct lab;
+struct iftype;
+
+/* iscsi2/1: its interface type (docs/registry.md). */
+extern const struct iftype iscsi_iftype;
 
 struct iscsi_if_conf {
     char description[256]; /* "" when none */

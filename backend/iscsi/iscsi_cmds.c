@@ -32,17 +32,19 @@ static int cmd_module(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
+const struct iftype iscsi_iftype = {"iscsi", "iscsi", true};
+
 static int cmd_interface(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *p = arg_get(a, "port");
     if (!iscsi_if_exists(s->lab, s->sw, p->slot, p->port))
         return cmd_error(s, "%% Invalid interface format");
     s->mode = MODE_IF;
-    s->ctx.if_type = IFT_ISCSI;
+    s->ctx.iftype = &iscsi_iftype;
     s->ctx.a = p->slot;
     s->ctx.b = p->port;
     s->ctx.nports = 0; /* not the port list of an earlier `interface g2/1-3` */
-    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("iscsi"), p->slot, p->port);
+    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, &iscsi_iftype, p->slot, p->port);
     return 0;
 }
 
@@ -58,8 +60,8 @@ static bool if_ok(struct session *s)
 }
 
 const struct mode_check iscsi_mode_checks[] = {
-    {MODE_IF, IFT_ISCSI, if_ok},
-    {MODE_EXEC, -1, NULL},
+    {MODE_IF, &iscsi_iftype, if_ok},
+    {MODE_EXEC, NULL, NULL},
 };
 
 static int cmd_shutdown(struct session *s, const struct cmd_args *a)
@@ -88,7 +90,7 @@ int iscsi_show_interface(struct session *s, const struct cmd_args *a);
 static const char *const gate_help = "feature: Command to enable/disable features\niscsi: Enable/Disable iSCSI";
 static const char *const enable_help = "iscsi: Configure iSCSI\nenable: Enable/Disable iSCSI";
 
-#define ISCSI_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, GATE_ISCSI, IFT(IFT_ISCSI)}
+#define ISCSI_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, GATE_ISCSI, &iscsi_iftype}
 
 const struct cmd_def iscsi_cmds[] = {
     {M(MODE_CONFIG), "[no] feature iscsi", gate_help, cmd_gate, 0, 0, 0},

@@ -14,6 +14,7 @@ static const struct owned_table tables[] = {{"iscsi_if", NULL}, {"iscsi_module",
 const struct feature iscsi_feature = {
     .name = "iscsi",
     .cmds = iscsi_cmds,
+    .iftype = &iscsi_iftype,
     .gate = GATE_ISCSI,
     .gate_name = "iscsi",
     .gate_line = "feature iscsi",

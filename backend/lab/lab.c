@@ -388,7 +388,7 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
         sqlite3_close(db);
         return NULL;
     }
-    session_use_commands(command_tables());
+    features_install();
     session_use_host(&session_host);
     struct lab *lab = lab_new(db);
     if (!(lab->path = strdup(path)))
@@ -408,7 +408,7 @@ struct lab *lab_snapshot(const char *path, char *err, size_t errlen)
     sqlite3 *db = store_snapshot(path, err, errlen);
     if (!db)
         return NULL;
-    session_use_commands(command_tables());
+    features_install();
     session_use_host(&session_host);
     return lab_new(db);
 }

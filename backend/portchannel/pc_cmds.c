@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+const struct iftype pc_iftype = {"port-channel", "port-channel", false};
+
 static int cmd_interface(struct session *s, const struct cmd_args *a)
 {
     int id = (int)arg_num(a, "id", 0);
@@ -25,11 +27,11 @@ static int cmd_interface(struct session *s, const struct cmd_args *a)
     }
     pc_create(s->lab, s->sw, id);
     s->mode = MODE_IF;
-    s->ctx.if_type = IFT_PORTCHANNEL;
+    s->ctx.iftype = &pc_iftype;
     s->ctx.a = id;
     s->ctx.b = 0;
     s->ctx.nports = 0;
-    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, iftype_by_keyword("port-channel"), id, 0);
+    ifname_format(s->ctx.ifname, sizeof s->ctx.ifname, &pc_iftype, id, 0);
     return 0;
 }
 
@@ -157,7 +159,7 @@ static int cmd_channel_group(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-#define PC_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, 0, IFT(IFT_PORTCHANNEL)}
+#define PC_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, 0, &pc_iftype}
 #define TRUNK_MODE_HELP                                                                              \
     "trunk: Configure trunking parameters on an interface\nmode: Configure trunking mode\non: Trunking " \
     "on\noff: Trunking off\nauto: Autosense trunking"
@@ -184,9 +186,9 @@ const struct cmd_def portchannel_cmds[] = {
           "channel with the port-channel protocol (needed by write acceleration on its members)",
           cmd_channel_mode),
     {M(MODE_IF), "channel-group <id:1-256@port-channel> [force]", GROUP_HELP, cmd_channel_group, 0, GATE_FCIP,
-     IFT(IFT_FCIP)},
+     &fcip_iftype},
     {M(MODE_IF), "no channel-group [<id:1-256@port-channel>]", GROUP_HELP, cmd_channel_group, 0, GATE_FCIP,
-     IFT(IFT_FCIP)},
+     &fcip_iftype},
     {M(MODE_EXEC), "show port-channel summary", PC_SHOW_HELP "summary: Port-channel summary", pc_show_summary,
      CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show port-channel database [interface port-channel <id:1-256@port-channel>]",
@@ -232,6 +234,6 @@ static bool if_ok(struct session *s)
 }
 
 const struct mode_check portchannel_mode_checks[] = {
-    {MODE_IF, IFT_PORTCHANNEL, if_ok},
-    {MODE_EXEC, -1, NULL},
+    {MODE_IF, &pc_iftype, if_ok},
+    {MODE_EXEC, NULL, NULL},
 };

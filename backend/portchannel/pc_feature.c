@@ -17,6 +17,7 @@ static const struct owned_table tables[] = {{"port_channel_member", NULL}, {"por
 const struct feature portchannel_feature = {
     .name = "portchannel",
     .cmds = portchannel_cmds,
+    .iftype = &pc_iftype,
     .render = {[SECTION_INTERFACES] = pc_render},
     .tables = tables,
     .show_interfaces = pc_show_interfaces,

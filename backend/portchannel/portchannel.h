@@ -10,6 +10,10 @@
 #include "vsan/vsan.h"
 
 struct lab;
+struct iftype;
+
+/* port-channel1: its interface type (docs/registry.md). */
+extern const struct iftype pc_iftype;
 
 #define PC_ID_MAX 256
 #define PC_MEMBERS_MAX 16 /* as the engine's PCHAN_MAX_MEMBERS */

@@ -270,6 +270,6 @@ static bool nport_ok(struct session *s)
 }
 
 const struct mode_check sanext_mode_checks[] = {
-    {MODE_SANEXT_NPORT, -1, nport_ok},
-    {MODE_EXEC, -1, NULL},
+    {MODE_SANEXT_NPORT, NULL, nport_ok},
+    {MODE_EXEC, NULL, NULL},
 };

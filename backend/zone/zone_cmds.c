@@ -160,9 +160,9 @@ static bool zoneset_ok(struct session *s)
 }
 
 const struct mode_check zone_mode_checks[] = {
-    {MODE_ZONE, -1, zone_ok},
-    {MODE_ZONESET, -1, zoneset_ok},
-    {MODE_EXEC, -1, NULL},
+    {MODE_ZONE, NULL, zone_ok},
+    {MODE_ZONESET, NULL, zoneset_ok},
+    {MODE_EXEC, NULL, NULL},
 };
 
 int zone_show_zone(struct session *s, const struct cmd_args *a);

@@ -171,7 +171,7 @@ int check_main(int argc, char **argv)
     int rc = parse_opts(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 2 : 0;
-    session_use_commands(command_tables()); /* the check file's lines are read through the grammar */
+    features_install(); /* the check file's lines are read through the grammar */
     struct check_file cf;
     if (read_check(o.file, &cf) != 0)
         return 2;

@@ -14,7 +14,7 @@
 #include "check/runconf.h"
 #include "session.h"
 
-static void setup(void) { session_use_commands(command_tables()); }
+static void setup(void) { features_install(); }
 
 /* The canonical form of line in mode m, or "" when it does not match. */
 static char *canon(enum mode m, const char *line)

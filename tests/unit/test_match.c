@@ -12,6 +12,7 @@
 #include "grammar.h"
 #include "lex.h"
 #include "match.h"
+#include "ifname.h"
 
 static int fn_ok(struct session *s, const struct cmd_args *a)
 {
@@ -65,6 +66,11 @@ static const struct cmd_def config_cmds[] = {
 };
 
 static const struct cmd_def *const tables[] = {exec_cmds, config_cmds, NULL};
+
+/* The interface types a program would have its features declare. */
+static const struct iftype ge_type = {"gigabitethernet", "GigabitEthernet", true};
+static const struct iftype fcip_type = {"fcip", "fcip", false};
+static const struct iftype *const iftypes[] = {&ge_type, &fcip_type, NULL};
 
 static struct grammar *G;
 static bool feature_on;
@@ -737,6 +743,7 @@ END_TEST
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
+    ifname_use_types(iftypes);
     TCase *tc = tcase_create("match_line");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_exact_and_abbreviated);
