@@ -10,6 +10,7 @@
 #include "strbuf.h"
 #include "array/array.h"
 #include "fabric/fabric.h"
+#include "interface/ge.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -280,7 +281,8 @@ static int link_end(struct topo *t, const char *swname, const char *port, struct
     while (isalpha((unsigned char)port[k]))
         k++;
     long slot, num;
-    if (iftype_by_prefix(port, k) != iftype_by_keyword("gigabitethernet") || !slot_port(port + k, &slot, &num))
+    if (k == 0 || k > strlen(ge_iftype.keyword) || strncasecmp(port, ge_iftype.keyword, k) != 0 ||
+        !slot_port(port + k, &slot, &num))
         return topo_error(t, "'%s' is not a Gigabit Ethernet port (e.g. GigabitEthernet2/2)", port);
     const struct tswitch *w = &t->sw[sw];
     if (slot < 1 || slot > MAX_SLOTS)
@@ -292,7 +294,7 @@ static int link_end(struct topo *t, const char *swname, const char *port, struct
     if (num < 1 || num > m->ge_ports)
         return topo_error(t, "%s %s: the %s in slot %ld has ports 1-%d", w->name, port, m->model, slot,
                           m->ge_ports);
-    ifname_format(canon, n, iftype_by_keyword("gigabitethernet"), (int)slot, (int)num);
+    ifname_format(canon, n, &ge_iftype, (int)slot, (int)num);
     for (int i = 0; i < t->nports; i++)
         if (t->ports[i].sw == sw && t->ports[i].slot == slot && t->ports[i].port == num)
             return topo_error(t, "%s %s is already cabled (line %d)", w->name, canon, t->ports[i].line);
