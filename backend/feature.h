@@ -21,14 +21,12 @@ struct ipnet;
 struct session;
 struct series_sink;
 
-/* Gates: what `feature X` (or its SAN-OS spelling) turns on. Commands of a
- * gated-off feature are invalid commands (cmd_def.feature names the gate). */
-enum feature_gate {
-    GATE_NONE,
-    GATE_FCIP,
-    GATE_ISCSI,
-    GATE_SANEXT,
-    GATE_COUNT
+/* A gate: what `feature X` (or its SAN-OS spelling) turns on, declared in
+ * the folder of the feature that owns it. Commands of a gated-off feature
+ * are invalid commands (cmd_def.gate names the gate). */
+struct gate {
+    const char *name; /* its row in the store's `feature` table, its name in `show feature` */
+    const char *line; /* its running-config line, e.g. "feature fcip" */
 };
 
 /* Sections of the running configuration, in the order NX-OS prints them
@@ -52,12 +50,13 @@ struct owned_table {
 struct feature {
     const char *name;           /* its folder */
     const struct cmd_def *cmds; /* NULL-terminated by a zeroed entry; NULL for none */
-    enum feature_gate gate;     /* GATE_NONE: always on */
-    /* Set on the one feature that owns the gate (others may sit behind it,
-     * as netsim behind san-ext-tuner): its row in the store's `feature`
-     * table and its running-config line, e.g. "feature fcip". */
-    const char *gate_name;
-    const char *gate_line;
+    /* The gate it sits behind (its own, or another's: netsim behind
+     * san-ext-tuner's): off, its commands are invalid and its tables are
+     * cleared. NULL: always on. */
+    const struct gate *gate;
+    /* The gate it declares, if it owns one: `show feature` lists it and
+     * running-config prints its line, in list order. */
+    const struct gate *declares;
     void (*render[SECTION_COUNT])(struct lab *lab, int sw, strbuf *out);
     /* The same with its defaults spelled out, for `show running-config
      * all`; NULL where it prints as render does. */
@@ -107,8 +106,11 @@ struct feature {
 /* The ordered list, ending with NULL. */
 extern const struct feature *const features[];
 
-/* The feature that owns a gate, NULL for GATE_NONE. */
-const struct feature *feature_of_gate(enum feature_gate g);
+/* The gates the features declare, NULL-terminated, in list order; a
+ * gate's index there (-1: none), which the lab uses for its bits. */
+enum { GATE_MAX = 32 };
+const struct gate *const *feature_gates(void);
+int gate_index(const struct gate *g);
 
 /* Every command table of the program for the grammar: the parser's own,
  * then each feature's, NULL-terminated. */

@@ -47,12 +47,25 @@ const struct feature *const features[] = {
     NULL,
 };
 
-const struct feature *feature_of_gate(enum feature_gate g)
+const struct gate *const *feature_gates(void)
 {
-    for (const struct feature *const *f = features; g != GATE_NONE && *f; f++)
-        if ((*f)->gate == g && (*f)->gate_name)
-            return *f;
-    return NULL;
+    static const struct gate *gates[GATE_MAX + 1];
+    if (!gates[0]) {
+        int n = 0;
+        for (const struct feature *const *f = features; *f && n < GATE_MAX; f++)
+            if ((*f)->declares)
+                gates[n++] = (*f)->declares;
+    }
+    return gates;
+}
+
+int gate_index(const struct gate *g)
+{
+    const struct gate *const *all = feature_gates();
+    for (int i = 0; g && all[i]; i++)
+        if (all[i] == g)
+            return i;
+    return -1;
 }
 
 const struct cmd_def *const *command_tables(void)

@@ -103,7 +103,7 @@ static void tunnel_status(struct lab *lab, int sw, const struct fcip_if_conf *ic
 {
     memset(st, 0, sizeof *st);
     st->peer_sw = -1;
-    struct fcip_tunnel *t = lab_feature_enabled(lab, sw, GATE_FCIP) ? fcip_live(lab, sw, ic->id) : NULL;
+    struct fcip_tunnel *t = lab_feature_enabled(lab, sw, &fcip_gate) ? fcip_live(lab, sw, ic->id) : NULL;
     if (t)
         fcip_tunnel_status(t, st);
     else if (ic->shutdown)

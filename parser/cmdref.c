@@ -55,7 +55,7 @@ int cmdref_print(FILE *out)
             for (const struct cmd_def *d = *t; d->syntax; d++) {
                 if (!(d->modes & M(m)) || (d->flags & CMD_HIDDEN))
                     continue;
-                fprintf(out, "- `%s`%s%s\n", d->syntax, d->feature ? " (needs its feature enabled)" : "",
+                fprintf(out, "- `%s`%s%s\n", d->syntax, d->gate ? " (needs its feature enabled)" : "",
                         d->flags & CMD_ADMIN ? " (network-admin only)" : "");
                 print_words(out, d, all, n);
             }

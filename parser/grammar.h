@@ -32,6 +32,7 @@
 struct session;
 struct cmd_args;
 struct iftype;
+struct gate;
 
 typedef int (*cmd_fn)(struct session *s, const struct cmd_args *a);
 
@@ -48,7 +49,7 @@ struct cmd_def {
     const char *help;
     cmd_fn fn;
     unsigned flags;
-    int feature;      /* 0, or a feature that must be enabled on the switch */
+    const struct gate *gate; /* NULL, or the gate that must be on on the switch (backend/feature.h) */
     const struct iftype *iftype; /* in (config-if): only that type's interfaces; NULL: any */
 };
 

@@ -149,7 +149,7 @@ static bool allowed(void *ctx, const struct cmd_def *cmd)
     struct session *s = ctx;
     if (cmd->iftype && s->mode == MODE_IF && cmd->iftype != s->ctx.iftype)
         return false;
-    return !cmd->feature || host->gate_enabled(s->lab, s->sw, cmd->feature);
+    return !cmd->gate || host->gate_enabled(s->lab, s->sw, cmd->gate);
 }
 
 /* A variable's values, from the source the program registered for it. */

@@ -45,7 +45,7 @@ struct session_host {
     /* Before a command that frees space (CMD_FREES): a full disk gives
      * back the lab's reserve so that it can commit. */
     void (*make_room)(struct lab *lab);
-    bool (*gate_enabled)(const struct lab *lab, int sw, int gate);
+    bool (*gate_enabled)(const struct lab *lab, int sw, const struct gate *gate);
     const char *(*hostname)(const struct lab *lab, int sw);
     /* Node sw is a lab host (docs/hosts.md): its session is a shell in
      * MODE_HOST. NULL: none is. */

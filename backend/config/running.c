@@ -13,8 +13,8 @@ static void render_body(struct lab *lab, int sw, strbuf *out, bool all)
 {
     sb_printf(out, "version %s\n", SYSTEM_RELEASE);
     for (const struct feature *const *f = features; *f; f++)
-        if ((*f)->gate_line && lab_feature_enabled(lab, sw, (*f)->gate))
-            sb_printf(out, "%s\n", (*f)->gate_line);
+        if ((*f)->declares && lab_feature_enabled(lab, sw, (*f)->declares))
+            sb_printf(out, "%s\n", (*f)->declares->line);
     for (int sec = 0; sec < SECTION_COUNT; sec++)
         for (const struct feature *const *f = features; *f; f++)
             if (all && (*f)->render_all[sec])

@@ -10,6 +10,10 @@
 
 struct lab;
 struct iftype;
+struct gate;
+
+/* `feature fcip`: the gate of FCIP and what sits behind it (docs/registry.md). */
+extern const struct gate fcip_gate;
 
 /* fcip1: its interface type (docs/registry.md). */
 extern const struct iftype fcip_iftype;

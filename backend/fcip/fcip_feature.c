@@ -20,13 +20,14 @@ static void render(struct lab *lab, int sw, strbuf *out)
     fcip_render_ifs(lab, sw, out, 0);
 }
 
+const struct gate fcip_gate = {"fcip", "feature fcip"};
+
 const struct feature fcip_feature = {
     .name = "fcip",
     .cmds = fcip_cmds,
     .iftype = &fcip_iftype,
-    .gate = GATE_FCIP,
-    .gate_name = "fcip",
-    .gate_line = "feature fcip",
+    .gate = &fcip_gate,
+    .declares = &fcip_gate,
     .render = {[SECTION_INTERFACES] = render},
     .tables = tables,
     .series = fcip_series,

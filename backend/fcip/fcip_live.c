@@ -278,7 +278,7 @@ static void description_row(void *ctx, const struct fcip_if_conf *ic)
  * counters` (the registry's hooks). */
 void fcip_show_descriptions(struct session *s)
 {
-    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+    if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
         fcip_ifs_each(s->lab, s->sw, description_row, s);
 }
 
@@ -296,7 +296,7 @@ static void counters_each(void *ctx, const struct fcip_if_conf *ic)
 
 void fcip_show_counters(struct session *s)
 {
-    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+    if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
         fcip_ifs_each(s->lab, s->sw, counters_each, s);
 }
 
@@ -355,7 +355,7 @@ static void brief_row(void *ctx, const struct fcip_if_conf *ic)
 
 void fcip_show_brief(struct session *s)
 {
-    if (!lab_feature_enabled(s->lab, s->sw, GATE_FCIP) || !fcip_if_count(s->lab, s->sw))
+    if (!lab_feature_enabled(s->lab, s->sw, &fcip_gate) || !fcip_if_count(s->lab, s->sw))
         return;
     brief_header(s);
     fcip_ifs_each(s->lab, s->sw, brief_row, s);
@@ -370,7 +370,7 @@ static void show_each(void *ctx, const struct fcip_if_conf *ic)
 
 void fcip_show_interfaces(struct session *s)
 {
-    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+    if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
         fcip_ifs_each(s->lab, s->sw, show_each, s);
 }
 
@@ -456,7 +456,7 @@ int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a)
     struct tcp_sum x = {.s = s, .slot = p->slot, .port = p->port, .detail = arg_has(a, "detail")};
     if (!lab_module(s->lab, s->sw, p->slot))
         return cmd_error(s, "%% Invalid interface format");
-    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+    if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
         fcip_ifs_each(s->lab, s->sw, sum_conns, &x);
     const struct tcp_stats *t = &x.sum;
     cmd_printf(s, "TCP Statistics for port GigabitEthernet%d/%d\n", p->slot, p->port);
@@ -499,7 +499,7 @@ static void clear_each(void *ctx, const struct fcip_if_conf *ic) { clear_one(ctx
 
 void fcip_clear_all_counters(struct session *s)
 {
-    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+    if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
         fcip_ifs_each(s->lab, s->sw, clear_each, s);
 }
 

@@ -118,7 +118,7 @@ void fcip_engine_reconcile(struct lab *lab, struct ipnet *net, void *state)
         struct vsan_set src_dst;
         vsan_src_dst_ids(lab, sw, &src_dst);
         pchan_set_src_dst(fcip_engine_pchans(fe), sw, &src_dst);
-        if (lab_feature_enabled(lab, sw, GATE_FCIP))
+        if (lab_feature_enabled(lab, sw, &fcip_gate))
             fcip_ifs_each(lab, sw, apply_if, &x);
     }
     fcip_engine_end(fe);

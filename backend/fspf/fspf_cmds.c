@@ -186,7 +186,7 @@ static int show_fspf(struct session *s, const struct cmd_args *a)
         int nlsr = fabric_reachable(fab, s->sw, v[i], sws, 256);
         struct hello_count h = {v[i], 0, 0, 0};
         void *ctx[2] = {&h, s};
-        if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+        if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
             fcip_ifs_each(s->lab, s->sw, count_if, ctx);
         cmd_printf(s, "%sFSPF routing for VSAN %d\n", i ? "\n" : "", v[i]);
         cmd_printf(s, "FSPF routing administration status is enabled\n"
@@ -259,9 +259,9 @@ static int show_interface(struct session *s, const struct cmd_args *a)
     struct if_show x = {s, fab, (int)arg_num(a, "vid", 0), (int)arg_num(a, "id", 0)};
     if (x.vsan && !fabric_has_vsan(fab, s->sw, x.vsan))
         return cmd_error(s, "%% vsan %d is not configured", x.vsan);
-    if (x.id && (!lab_feature_enabled(s->lab, s->sw, GATE_FCIP) || !fcip_if_get(s->lab, s->sw, x.id, &(struct fcip_if_conf){0})))
+    if (x.id && (!lab_feature_enabled(s->lab, s->sw, &fcip_gate) || !fcip_if_get(s->lab, s->sw, x.id, &(struct fcip_if_conf){0})))
         return cmd_error(s, "%% Interface fcip%d does not exist", x.id);
-    if (lab_feature_enabled(s->lab, s->sw, GATE_FCIP))
+    if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
         fcip_ifs_each(s->lab, s->sw, show_if_one, &x);
     return 0;
 }
@@ -305,7 +305,7 @@ static int show_topology(struct session *s, const struct cmd_args *a)
     "hellos\ndead-interval: Seconds without a hello before the neighbor is down\nn: Enter the value\n" VSAN_HELP
 
 const struct cmd_def fspf_cmds[] = {
-#define FSPF_IF(syntax) {M(MODE_IF), syntax, IF_HELP, cmd_if, 0, GATE_FCIP, &fcip_iftype}
+#define FSPF_IF(syntax) {M(MODE_IF), syntax, IF_HELP, cmd_if, 0, &fcip_gate, &fcip_iftype}
     FSPF_IF("fspf {cost <n:1-65535> | hello-interval <n:1-65535> | dead-interval <n:2-65535>} vsan <vid:1-4093>"),
     FSPF_IF("no fspf {cost [<n:1-65535>] | hello-interval [<n:1-65535>] | dead-interval [<n:2-65535>]} vsan "
             "<vid:1-4093>"),

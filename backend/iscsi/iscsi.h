@@ -8,6 +8,10 @@
 
 struct lab;
 struct iftype;
+struct gate;
+
+/* `feature iscsi`: its gate (docs/registry.md). */
+extern const struct gate iscsi_gate;
 
 /* iscsi2/1: its interface type (docs/registry.md). */
 extern const struct iftype iscsi_iftype;

@@ -11,13 +11,14 @@ void iscsi_show_brief(struct session *s);
 /* Interfaces before the modules they hang on. */
 static const struct owned_table tables[] = {{"iscsi_if", NULL}, {"iscsi_module", NULL}, {NULL, NULL}};
 
+const struct gate iscsi_gate = {"iscsi", "feature iscsi"};
+
 const struct feature iscsi_feature = {
     .name = "iscsi",
     .cmds = iscsi_cmds,
     .iftype = &iscsi_iftype,
-    .gate = GATE_ISCSI,
-    .gate_name = "iscsi",
-    .gate_line = "feature iscsi",
+    .gate = &iscsi_gate,
+    .declares = &iscsi_gate,
     .render = {[SECTION_GLOBAL] = iscsi_render_modules, [SECTION_INTERFACES] = iscsi_render_ifs},
     .render_all = {[SECTION_INTERFACES] = iscsi_render_all_ifs},
     .tables = tables,

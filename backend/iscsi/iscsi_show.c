@@ -102,7 +102,7 @@ static void full(struct session *s, int slot, int port, bool first)
 
 void iscsi_show_all(struct session *s)
 {
-    if (lab_feature_enabled(s->lab, s->sw, GATE_ISCSI))
+    if (lab_feature_enabled(s->lab, s->sw, &iscsi_gate))
         each_if(s, full);
 }
 
@@ -126,6 +126,6 @@ static void brief_row(struct session *s, int slot, int port, bool first)
 
 void iscsi_show_brief(struct session *s)
 {
-    if (lab_feature_enabled(s->lab, s->sw, GATE_ISCSI))
+    if (lab_feature_enabled(s->lab, s->sw, &iscsi_gate))
         each_if(s, brief_row);
 }

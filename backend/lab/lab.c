@@ -20,7 +20,7 @@ struct lab_switch {
     char name[33];
     char chassis[24];
     char hostname[33];
-    unsigned gates; /* bit per enum feature_gate turned on */
+    unsigned gates; /* bit per gate turned on, by gate_index */
     uint64_t boot_ns;
 };
 
@@ -243,11 +243,9 @@ static void load_switches(struct lab *lab)
         st = lab_stmt(lab, q_feat);
         sqlite3_bind_int(st, 1, lab->sw[i].id);
         while (sqlite3_step(st) == SQLITE_ROW)
-            for (int g = GATE_NONE + 1; g < GATE_COUNT; g++) {
-                const struct feature *f = feature_of_gate((enum feature_gate)g);
-                if (f && strcmp(f->gate_name, (const char *)sqlite3_column_text(st, 0)) == 0)
+            for (int g = 0; feature_gates()[g]; g++)
+                if (strcmp(feature_gates()[g]->name, (const char *)sqlite3_column_text(st, 0)) == 0)
                     lab->sw[i].gates |= 1u << g;
-            }
     }
 }
 
@@ -380,6 +378,7 @@ static struct lab *lab_new(sqlite3 *db)
 
 struct lab *lab_open(const char *path, char *err, size_t errlen)
 {
+    features_install(); /* the default lab's lines are read through the grammar */
     bool created;
     sqlite3 *db = store_open(path, &created, err, errlen);
     if (!db)
@@ -388,7 +387,6 @@ struct lab *lab_open(const char *path, char *err, size_t errlen)
         sqlite3_close(db);
         return NULL;
     }
-    features_install();
     session_use_host(&session_host);
     struct lab *lab = lab_new(db);
     if (!(lab->path = strdup(path)))
@@ -477,11 +475,14 @@ void lab_set_hostname(struct lab *lab, int sw, const char *name)
     snprintf(lab->sw[sw].hostname, sizeof lab->sw[sw].hostname, "%s", name);
 }
 
-bool lab_feature_enabled(const struct lab *lab, int sw, int gate)
+bool lab_feature_enabled(const struct lab *lab, int sw, const struct gate *gate)
 {
-    if (sw >= lab->nsw) /* a host runs no switch feature */
+    if (!gate)
+        return true;
+    int g = gate_index(gate);
+    if (sw >= lab->nsw || g < 0) /* a host runs no switch feature */
         return false;
-    return (lab->sw[sw].gates >> gate) & 1u;
+    return (lab->sw[sw].gates >> g) & 1u;
 }
 
 /* Deletes the switch's rows of the tables a feature owns. Rare enough
@@ -502,21 +503,23 @@ static void clear_tables(struct lab *lab, int sw, const struct feature *f)
     }
 }
 
-void lab_set_feature(struct lab *lab, int sw, int gate, bool on)
+void lab_set_feature(struct lab *lab, int sw, const struct gate *gate, bool on)
 {
-    const struct feature *owner = feature_of_gate((enum feature_gate)gate);
+    int g = gate_index(gate);
+    if (g < 0)
+        abort(); /* a gate no feature declares: a registry bug */
     sqlite3_stmt *st = lab_stmt(lab, on ? "INSERT OR IGNORE INTO feature VALUES (?, ?)"
                                         : "DELETE FROM feature WHERE switch_id = ? AND name = ?");
     sqlite3_bind_int(st, 1, lab->sw[sw].id);
-    sqlite3_bind_text(st, 2, owner->gate_name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, gate->name, -1, SQLITE_STATIC);
     lab_step_done(lab, st);
     if (on) {
-        lab->sw[sw].gates |= 1u << gate;
+        lab->sw[sw].gates |= 1u << g;
         return;
     }
-    lab->sw[sw].gates &= ~(1u << gate);
+    lab->sw[sw].gates &= ~(1u << g);
     for (const struct feature *const *f = features; *f; f++) /* turning it off forgets its state */
-        if ((*f)->gate == (enum feature_gate)gate)
+        if ((*f)->gate == gate)
             clear_tables(lab, sw, *f);
 }
 

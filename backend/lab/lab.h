@@ -44,10 +44,11 @@ const char *lab_switch_chassis(const struct lab *lab, int sw);
 
 const char *lab_hostname(const struct lab *lab, int sw);
 void lab_set_hostname(struct lab *lab, int sw, const char *name);
-/* Gates (enum feature_gate): turning one off forgets the store tables of
- * every feature behind it. */
-bool lab_feature_enabled(const struct lab *lab, int sw, int gate);
-void lab_set_feature(struct lab *lab, int sw, int gate, bool on);
+/* Gates (struct gate, declared by the feature that owns one; NULL: always
+ * on): turning one off forgets the store tables of every feature behind it. */
+struct gate;
+bool lab_feature_enabled(const struct lab *lab, int sw, const struct gate *gate);
+void lab_set_feature(struct lab *lab, int sw, const struct gate *gate, bool on);
 /* A feature's engine state (struct feature.engine_new), NULL when none.
  * Commands reach it after lab_reconcile (lab_restart_clock counts on it). */
 struct feature;

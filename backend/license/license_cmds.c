@@ -10,32 +10,22 @@
 #include <string.h>
 #include <strings.h>
 
-/* Gates no feature of the registry owns yet: still listed, never enabled. */
-static const char *const unowned_names[GATE_COUNT] = {[GATE_ISCSI] = "iscsi"};
-
-static const char *gate_name(enum feature_gate g)
-{
-    const struct feature *f = feature_of_gate(g);
-    return f ? f->gate_name : unowned_names[g];
-}
-
 static int by_name(const void *x, const void *y)
 {
-    return strcmp(gate_name(*(const enum feature_gate *)x), gate_name(*(const enum feature_gate *)y));
+    return strcmp((*(const struct gate *const *)x)->name, (*(const struct gate *const *)y)->name);
 }
 
 static int show_feature(struct session *s, const struct cmd_args *a)
 {
     (void)a;
-    enum feature_gate gates[GATE_COUNT];
+    const struct gate *gates[GATE_MAX];
     int n = 0;
-    for (int g = GATE_NONE + 1; g < GATE_COUNT; g++)
-        if (gate_name((enum feature_gate)g))
-            gates[n++] = (enum feature_gate)g;
+    for (const struct gate *const *g = feature_gates(); *g && n < GATE_MAX; g++)
+        gates[n++] = *g;
     qsort(gates, (size_t)n, sizeof gates[0], by_name);
     cmd_printf(s, "Feature Name          Instance  State\n--------------------  --------  --------\n");
     for (int i = 0; i < n; i++)
-        cmd_printf(s, "%-21s %-9s %s\n", gate_name(gates[i]), "1",
+        cmd_printf(s, "%-21s %-9s %s\n", gates[i]->name, "1",
                    lab_feature_enabled(s->lab, s->sw, gates[i]) ? "enabled" : "disabled");
     return 0;
 }
@@ -69,7 +59,7 @@ static const struct license licenses[] = {
 
 static bool in_use(struct session *s, const struct license *l)
 {
-    return l->application && lab_feature_enabled(s->lab, s->sw, GATE_FCIP) && fcip_if_count(s->lab, s->sw) > 0;
+    return l->application && lab_feature_enabled(s->lab, s->sw, &fcip_gate) && fcip_if_count(s->lab, s->sw) > 0;
 }
 
 static const char *const rule = "--------------------------------------------------------------------------------\n";

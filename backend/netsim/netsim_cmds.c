@@ -7,6 +7,7 @@
 #include "lab/lab.h"
 #include "interface/ge.h"
 #include "netsim.h"
+#include "sanext/sanext.h"
 
 /* Help of the words every netsim command shares. */
 #define PORT_WORDS                                                                            \
@@ -170,7 +171,7 @@ int netsim_clear_stats(struct session *s, const struct cmd_args *a);
                "stats: Reset IP storage statistics\n"                                                      \
                "netsim: IP Network Simulator\n"
 
-#define SANEXT GATE_SANEXT
+#define SANEXT &sanext_gate
 const struct cmd_def netsim_cmds[] = {
     {M(MODE_EXEC), "[no] ips netsim enable interface gigabitethernet <first:slot/port> gigabitethernet <second:slot/port>",
      ENABLE_HELP, cmd_enable, CMD_ADMIN, SANEXT, 0},

@@ -3,6 +3,7 @@
  * `no san-ext-tuner enable` forget it. */
 #include "feature.h"
 #include "netsim.h"
+#include "sanext/sanext.h"
 
 extern const struct cmd_def netsim_cmds[];
 
@@ -11,7 +12,7 @@ static const struct owned_table tables[] = {{"netsim_ingress", NULL}, {"netsim_p
 const struct feature netsim_feature = {
     .name = "netsim",
     .cmds = netsim_cmds,
-    .gate = GATE_SANEXT,
+    .gate = &sanext_gate,
     .tables = tables,
     .reconcile = netsim_reconcile,
     .series = netsim_series,

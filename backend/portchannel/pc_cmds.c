@@ -185,9 +185,9 @@ const struct cmd_def portchannel_cmds[] = {
           "channel: Configure port-channel parameters\nmode: Configure the channel mode\nactive: Bring up the "
           "channel with the port-channel protocol (needed by write acceleration on its members)",
           cmd_channel_mode),
-    {M(MODE_IF), "channel-group <id:1-256@port-channel> [force]", GROUP_HELP, cmd_channel_group, 0, GATE_FCIP,
+    {M(MODE_IF), "channel-group <id:1-256@port-channel> [force]", GROUP_HELP, cmd_channel_group, 0, &fcip_gate,
      &fcip_iftype},
-    {M(MODE_IF), "no channel-group [<id:1-256@port-channel>]", GROUP_HELP, cmd_channel_group, 0, GATE_FCIP,
+    {M(MODE_IF), "no channel-group [<id:1-256@port-channel>]", GROUP_HELP, cmd_channel_group, 0, &fcip_gate,
      &fcip_iftype},
     {M(MODE_EXEC), "show port-channel summary", PC_SHOW_HELP "summary: Port-channel summary", pc_show_summary,
      CMD_PIPE, 0, 0},

@@ -5,6 +5,7 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "route.h"
+#include "fcip/fcip.h"
 #include "interface/ge.h"
 #include "ipnet/ip_text.h"
 #include "ipnet/ping_cmds.h"
@@ -246,6 +247,6 @@ const struct cmd_def route_cmds[] = {
      cmd_traceroute, CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "ips measure-rtt <dest:ipv4> interface gigabitethernet <port:slot/port>",
      "ips: IP storage services\nmeasure-rtt: Measure the round trip time to an address\ndest: Peer address\n" IF_HELP,
-     cmd_measure_rtt, 0, GATE_FCIP, 0},
+     cmd_measure_rtt, 0, &fcip_gate, 0},
     {0},
 };

@@ -6,6 +6,11 @@
 struct lab;
 struct session;
 struct cmd_args;
+struct gate;
+
+/* `san-ext-tuner enable`: the gate of the tuner and of the IP Network
+ * Simulator behind it (docs/registry.md). */
+extern const struct gate sanext_gate;
 
 /* The engine's tuner, brought in line with the store first. */
 struct tuner *sanext_tuner(struct lab *lab);
@@ -18,12 +23,12 @@ int sanext_show_nport(struct session *s, const struct cmd_args *a);
     "interface\nport: Slot/port\nnport: Virtual N port\npwwn: Port WWN\nwwn: Port WWN\nvsan: VSAN of the N "      \
     "port\nvid: VSAN id\ncounters: I/O statistics\nnports: Virtual N ports"
 #define SANEXT_SHOW_CMDS                                                                                           \
-    {M(MODE_EXEC), "show san-ext-tuner nports", SANEXT_SHOW_HELP, sanext_show_nports, CMD_PIPE, GATE_SANEXT, 0},  \
+    {M(MODE_EXEC), "show san-ext-tuner nports", SANEXT_SHOW_HELP, sanext_show_nports, CMD_PIPE, &sanext_gate, 0},  \
         {M(MODE_EXEC),                                                                                            \
          "show san-ext-tuner interface gigabitethernet <port:slot/port> nport pwwn <wwn:wwn@sanext-pwwn> "       \
          "vsan <vid:1-4093@sanext-vsan> "                                                                          \
          "[counters]",                                                                                            \
-         SANEXT_SHOW_HELP, sanext_show_nport, CMD_PIPE, GATE_SANEXT, 0}
+         SANEXT_SHOW_HELP, sanext_show_nport, CMD_PIPE, &sanext_gate, 0}
 
 /* Its time series for the registry's `series` hook (sanext_series.c). */
 struct ipnet;

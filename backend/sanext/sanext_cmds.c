@@ -18,7 +18,7 @@
 
 static int cmd_enable(struct session *s, const struct cmd_args *a)
 {
-    lab_set_feature(s->lab, s->sw, GATE_SANEXT, !a->negated);
+    lab_set_feature(s->lab, s->sw, &sanext_gate, !a->negated);
     return 0;
 }
 
@@ -187,26 +187,26 @@ const struct cmd_def sanext_cmds[] = {
     {M(MODE_CONFIG), "[no] san-ext-tuner enable",
      "san-ext-tuner: SAN extension tuner\nenable: Enable/disable the SAN extension tuner and IP network simulator",
      cmd_enable, 0, 0, 0},
-    {M(MODE_EXEC), "san-ext-tuner", "san-ext-tuner: Enter the SAN extension tuner", cmd_tuner, 0, GATE_SANEXT, 0},
+    {M(MODE_EXEC), "san-ext-tuner", "san-ext-tuner: Enter the SAN extension tuner", cmd_tuner, 0, &sanext_gate, 0},
     {M(MODE_SANEXT), "nwwn <wwn:wwn>", "nwwn: Node WWN of the virtual N ports\nwwn: Node WWN", cmd_nwwn, 0,
-     GATE_SANEXT, 0},
+     &sanext_gate, 0},
     {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT),
      "[no] nport pwwn <wwn:wwn@sanext-pwwn> vsan <vid:1-4093@sanext-vsan> interface gigabitethernet "
      "<port:slot/port>",
      "nport: Virtual N port\npwwn: Port WWN\nwwn: Port WWN\nvsan: VSAN of the N port\nvid: VSAN id\n"
      "interface: Interface of the N port\ngigabitethernet: Gigabit Ethernet interface\nport: Slot/port",
-     cmd_nport, 0, GATE_SANEXT, 0},
-    {M(MODE_SANEXT_NPORT), IO_SYNTAX, IO_HELP, cmd_io, 0, GATE_SANEXT, 0},
+     cmd_nport, 0, &sanext_gate, 0},
+    {M(MODE_SANEXT_NPORT), IO_SYNTAX, IO_HELP, cmd_io, 0, &sanext_gate, 0},
     {M(MODE_SANEXT_NPORT), "stop {command-id <id:1-2147483647> | all}",
      "stop: Stop commands\ncommand-id: Command identifier\nid: Command identifier\nall: Every command", cmd_stop,
-     0, GATE_SANEXT, 0},
+     0, &sanext_gate, 0},
     {M(MODE_SANEXT_NPORT), "clear counters", "clear: Clear\ncounters: The N port's counters", cmd_clear, 0,
-     GATE_SANEXT, 0},
+     &sanext_gate, 0},
     {M(MODE_SANEXT_NPORT), "data-pattern-file <uri:word>",
-     "data-pattern-file: Data pattern of the N port's I/O\nuri: bootflash:NAME", cmd_pattern, 0, GATE_SANEXT, 0},
+     "data-pattern-file: Data pattern of the N port's I/O\nuri: bootflash:NAME", cmd_pattern, 0, &sanext_gate, 0},
     {M(MODE_SANEXT_NPORT), "no data-pattern-file [<uri:word>]",
      "data-pattern-file: Data pattern of the N port's I/O (all zeros without)\nuri: bootflash:NAME", cmd_pattern, 0,
-     GATE_SANEXT, 0},
+     &sanext_gate, 0},
     {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT), "do <command:line>", "command: Exec command", cmd_do, CMD_PIPE, 0, 0},
     {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT), "show <what:line>", "what: Show command", cmd_show, CMD_PIPE, 0, 0},
     SANEXT_SHOW_CMDS,

@@ -70,7 +70,7 @@ static void reconcile(struct lab *lab, struct ipnet *net, void *state)
     tuner_begin(state);
     for (int sw = 0; sw < lab_switch_count(lab); sw++) {
         struct walk w = {lab, state, sw, NULL};
-        if (lab_feature_enabled(lab, sw, GATE_SANEXT))
+        if (lab_feature_enabled(lab, sw, &sanext_gate))
             sanext_nports_each(lab, sw, apply_nport, &w);
     }
     tuner_end(state);
@@ -82,12 +82,13 @@ struct tuner *sanext_tuner(struct lab *lab)
     return lab_feature_state(lab, &sanext_feature);
 }
 
+const struct gate sanext_gate = {"san-ext-tuner", "san-ext-tuner enable"};
+
 const struct feature sanext_feature = {
     .name = "sanext",
     .cmds = sanext_cmds,
-    .gate = GATE_SANEXT,
-    .gate_name = "san-ext-tuner",
-    .gate_line = "san-ext-tuner enable",
+    .gate = &sanext_gate,
+    .declares = &sanext_gate,
     .tables = tables,
     .engine_new = create,
     .engine_free = destroy,

@@ -256,7 +256,7 @@ const struct cmd_def vsan_cmds[] = {
      0, 0},
     {M(MODE_VSAN_DB), "no vsan <vid:1-4093> loadbalancing [src-dst-id | src-dst-ox-id]", LB_HELP,
      cmd_loadbalancing, 0, 0, 0},
-    {M(MODE_VSAN_DB), "[no] vsan <vid:1-4094> interface fcip <id:1-255@fcip-if>", MEMBER_HELP, cmd_member, 0, GATE_FCIP, 0},
+    {M(MODE_VSAN_DB), "[no] vsan <vid:1-4094> interface fcip <id:1-255@fcip-if>", MEMBER_HELP, cmd_member, 0, &fcip_gate, 0},
     {M(MODE_EXEC), "show vsan [<vid:1-4094>]", "vsan: Display VSAN information\nvid: VSAN id", show_vsan,
      CMD_PIPE, 0, 0},
     {M(MODE_EXEC), "show vsan membership", "vsan: Display VSAN information\nmembership: Show VSAN membership",
@@ -264,6 +264,6 @@ const struct cmd_def vsan_cmds[] = {
     {M(MODE_EXEC), "show vsan membership interface fcip <id:1-255@fcip-if>",
      "vsan: Display VSAN information\nmembership: Show VSAN membership\nfcip: FCIP interface\nid: Enter the "
      "interface id",
-     show_membership_if, CMD_PIPE, GATE_FCIP, 0},
+     show_membership_if, CMD_PIPE, &fcip_gate, 0},
     {0},
 };

@@ -164,7 +164,7 @@ START_TEST(test_reload)
     ck_assert(!fcip_if_get(lab, 0, 4, &c));
     ck_assert(!vsan_exists(lab, 0, 5));
     ck_assert_int_eq(vsan_port_vsan(lab, 0, "fcip4"), 1);
-    ck_assert(!lab_feature_enabled(lab, 0, GATE_FCIP));
+    ck_assert(!lab_feature_enabled(lab, 0, &fcip_gate));
     session_free(&s);
 }
 END_TEST

@@ -8,6 +8,7 @@
 #include "lab/lab.h"
 #include "feature.h"
 #include "netsim/netsim.h"
+#include "sanext/sanext.h"
 
 #include "lab_fixture.h"
 
@@ -147,7 +148,7 @@ START_TEST(test_disable_and_reset_forget)
     session_free(&s);
     lab_factory_reset(lab, 0);
     ck_assert(!netsim_paired(lab, 0, 2, 3, NULL, NULL));
-    ck_assert(!lab_feature_enabled(lab, 0, GATE_SANEXT));
+    ck_assert(!lab_feature_enabled(lab, 0, &sanext_gate));
 }
 END_TEST
 
