@@ -8,6 +8,8 @@
 #include "lab/lab.h"
 #include "feature.h"
 #include "ipnet/ipnet.h"
+#include "ifname.h"
+#include <strings.h>
 
 #include "lab_fixture.h"
 
@@ -37,6 +39,46 @@ START_TEST(test_every_table_has_one_owner)
     }
     sqlite3_finalize(st);
     ck_assert_int_ge(tables, 10);
+}
+END_TEST
+
+/* What a command or a mode check names (a gate, an interface type) is
+ * declared by a feature of the list, once: else the command could never
+ * run, or the parser would not lex its interfaces. */
+static bool iftype_declared(const struct iftype *t)
+{
+    for (const struct iftype *const *i = interface_types(); *i; i++)
+        if (*i == t)
+            return true;
+    return false;
+}
+
+START_TEST(test_what_commands_name_is_declared)
+{
+    int gated = 0, typed = 0;
+    for (const struct cmd_def *const *t = command_tables(); *t; t++)
+        for (const struct cmd_def *d = *t; d->syntax; d++) {
+            ck_assert_msg(!d->gate || gate_index(d->gate) >= 0, "'%s': its gate is not declared", d->syntax);
+            ck_assert_msg(!d->iftype || iftype_declared(d->iftype), "'%s': its type is not declared", d->syntax);
+            gated += d->gate != NULL;
+            typed += d->iftype != NULL;
+        }
+    ck_assert_int_ge(gated, 20);
+    ck_assert_int_ge(typed, 20);
+    for (const struct feature *const *f = features; *f; f++) {
+        ck_assert_msg(!(*f)->gate || gate_index((*f)->gate) >= 0, "%s: its gate is not declared", (*f)->name);
+        for (const struct mode_check *c = (*f)->mode_checks; c && c->ok; c++)
+            ck_assert_msg(!c->iftype || iftype_declared(c->iftype), "%s: a check's type is not declared", (*f)->name);
+    }
+    const struct gate *const *g = feature_gates();
+    for (int i = 0; g[i]; i++)
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcmp(g[i]->name, g[j]->name) != 0, "gate %s declared twice", g[i]->name);
+    const struct iftype *const *it = interface_types();
+    for (int i = 0; it[i]; i++)
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcasecmp(it[i]->keyword, it[j]->keyword) != 0, "type %s declared twice", it[i]->keyword);
+    ck_assert_ptr_nonnull(iftype_by_keyword("fcip")); /* installed: the parser lexes `fcip1` */
 }
 END_TEST
 
@@ -130,6 +172,7 @@ int main(void)
     TCase *tc = tcase_create("registry");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_every_table_has_one_owner);
+    tcase_add_test(tc, test_what_commands_name_is_declared);
     tcase_add_test(tc, test_reload_forgets_every_feature_table);
     tcase_add_test(tc, test_reconcile_only_after_a_committed_change);
     tcase_add_test(tc, test_rollback_after_engine_read);
