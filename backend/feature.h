@@ -19,7 +19,7 @@
 struct lab;
 struct ipnet;
 struct session;
-struct series_sink;
+struct record_type;
 
 /* A gate: what `feature X` (or its SAN-OS spelling) turns on, declared in
  * the folder of the feature that owns it. Commands of a gated-off feature
@@ -95,12 +95,10 @@ struct feature {
      * ok (parser/session_host.h). Either NULL: none. */
     const struct value_source *values;
     const struct mode_check *mode_checks;
-    /* Its time series (docs/series.md): at each sample, every series it
-     * has now, each a typed record (series_put: a name with its unit, a
-     * counter or a gauge, the value read from the live engine state).
-     * Runs between engine events: it only reads, and reads the data plane
-     * as it is (net), never reconciling. NULL: none. */
-    void (*series)(struct lab *lab, struct ipnet *net, void *state, struct series_sink *out);
+    /* Its live state in the read model (record/record.h,
+     * docs/read-model.md): the types of its records, ending with NULL;
+     * their numeric fields are the lab's time series. NULL: none. */
+    const struct record_type *const *records;
 };
 
 /* The ordered list, ending with NULL. */

@@ -1,13 +1,13 @@
 /* The page's JSON (http_model.h), from the same records the shows read:
  * the lab's switches and cables, netsim's pairs, each fcip interface's
- * live state as `show interface fcip` gives it. */
+ * live state from its record (fcip/fcip_record.h), as `show interface
+ * fcip` reads it. */
 #include "http_model.h"
 #include "lab/lab.h"
 #include "feature.h"
 #include "fcip/fcip.h"
 #include "fcip/fcip_cause.h"
-#include "fcip/fcip_engine.h"
-#include "fcip/tunnel.h"
+#include "fcip/fcip_record.h"
 #include "netsim/netsim.h"
 #include "series/series.h"
 #include <inttypes.h>
@@ -97,29 +97,14 @@ static void pair_row(void *ctx, int as, int ap, int bs, int bp)
     sb_puts(e->out, "}");
 }
 
-/* A tunnel's state as the shows give it: the engine's when it runs, else
- * shut or not connected. */
-static void tunnel_status(struct lab *lab, int sw, const struct fcip_if_conf *ic, struct fcip_status *st)
-{
-    memset(st, 0, sizeof *st);
-    st->peer_sw = -1;
-    struct fcip_tunnel *t = lab_feature_enabled(lab, sw, &fcip_gate) ? fcip_live(lab, sw, ic->id) : NULL;
-    if (t)
-        fcip_tunnel_status(t, st);
-    else if (ic->shutdown)
-        st->state = FCIP_ADMIN_DOWN, st->cause = FCIP_CAUSE_ADMIN;
-    else
-        st->state = FCIP_DOWN, st->cause = FCIP_CAUSE_NOT_CONNECTED;
-}
-
 static void tunnel_row(void *ctx, const struct fcip_if_conf *ic)
 {
     struct each *e = ctx;
-    struct fcip_status st;
+    struct fcip_record r;
     struct fcip_profile_conf pc;
     char name[16], port[32] = "";
     int slot, p;
-    tunnel_status(e->lab, e->sw, ic, &st);
+    fcip_record_get(e->lab, e->sw, ic->id, &r);
     snprintf(name, sizeof name, "fcip%d", ic->id);
     if (ic->profile && fcip_profile_get(e->lab, e->sw, ic->profile, &pc) && pc.has_ip &&
         fcip_ge_of_ip(e->lab, e->sw, pc.ip, &slot, &p))
@@ -128,10 +113,10 @@ static void tunnel_row(void *ctx, const struct fcip_if_conf *ic)
     key_str(e->out, "switch", lab_switch_name(e->lab, e->sw), false);
     key_str(e->out, "name", name, false);
     key_str(e->out, "port", port, false);
-    key_str(e->out, "peer", st.peer_sw >= 0 && st.peer_sw < lab_switch_count(e->lab) ?
-                                lab_switch_name(e->lab, st.peer_sw) : "", false);
-    key_str(e->out, "state", fcip_state_text(st.state), false);
-    key_str(e->out, "reason", fcip_cause_words(st.cause)->reason, true);
+    key_str(e->out, "peer", r.peer_sw >= 0 && r.peer_sw < lab_switch_count(e->lab) ?
+                                lab_switch_name(e->lab, r.peer_sw) : "", false);
+    key_str(e->out, "state", fcip_state_text(r.state), false);
+    key_str(e->out, "reason", fcip_cause_words(r.cause)->reason, true);
     sb_puts(e->out, "}");
 }
 

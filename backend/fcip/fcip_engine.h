@@ -58,9 +58,4 @@ void fcip_clear_all_counters(struct session *s);
          "id: Interface number",                                                                                  \
          fcip_clear_counters, CMD_ADMIN, &fcip_gate, 0}
 
-/* Its time series for the registry's `series` hook (fcip_series.c). */
-struct ipnet;
-struct series_sink;
-void fcip_series(struct lab *lab, struct ipnet *net, void *state, struct series_sink *out); /* docs/series.md */
-
 #endif

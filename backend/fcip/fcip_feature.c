@@ -4,6 +4,7 @@
 #include "feature.h"
 #include "fcip.h"
 #include "fcip_engine.h"
+#include "fcip_record.h"
 
 extern const struct cmd_def fcip_cmds[];
 extern const struct value_source fcip_values[];
@@ -30,7 +31,7 @@ const struct feature fcip_feature = {
     .declares = &fcip_gate,
     .render = {[SECTION_INTERFACES] = render},
     .tables = tables,
-    .series = fcip_series,
+    .records = (const struct record_type *const[]){&fcip_record_type, NULL},
     .engine_new = fcip_engine_create,
     .engine_free = fcip_engine_destroy,
     .reconcile = fcip_engine_reconcile,

@@ -10,6 +10,7 @@
 #include "tunnel.h"
 #include "compress.h"
 #include "fcip_cause.h"
+#include "fcip_record.h"
 #include "lab/lab.h"
 #include "system/system.h"
 #include "ipnet/ip_text.h"
@@ -29,7 +30,7 @@ struct view {
     struct fcip_if_conf ic;
     struct fcip_profile_conf pc;
     bool has_profile;
-    struct fcip_status st;
+    struct fcip_record r;
     int port_vsan;
 };
 
@@ -39,13 +40,7 @@ static bool view_get(struct session *s, int id, struct view *v)
     if (!fcip_if_get(s->lab, s->sw, id, &v->ic))
         return false;
     v->has_profile = v->ic.profile && fcip_profile_get(s->lab, s->sw, v->ic.profile, &v->pc);
-    struct fcip_tunnel *t = fcip_live(s->lab, s->sw, id);
-    if (t)
-        fcip_tunnel_status(t, &v->st);
-    else if (v->ic.shutdown)
-        v->st.state = FCIP_ADMIN_DOWN, v->st.cause = FCIP_CAUSE_ADMIN;
-    else
-        v->st.state = FCIP_DOWN, v->st.cause = FCIP_CAUSE_NOT_CONNECTED;
+    fcip_record_get(s->lab, s->sw, id, &v->r);
     char ifname[16];
     snprintf(ifname, sizeof ifname, "fcip%d", id);
     v->port_vsan = vsan_port_vsan(s->lab, s->sw, ifname);
@@ -56,11 +51,11 @@ static bool view_get(struct session *s, int id, struct view *v)
  * trunk)", "up"... */
 static void state_line(const struct view *v, char *buf, size_t n)
 {
-    const char *why = fcip_cause_words(v->st.cause)->reason;
+    const char *why = fcip_cause_words(v->r.cause)->reason;
     if (*why)
-        snprintf(buf, n, "%s (%s)", fcip_state_text(v->st.state), why);
+        snprintf(buf, n, "%s (%s)", fcip_state_text(v->r.state), why);
     else
-        snprintf(buf, n, "%s", fcip_state_text(v->st.state));
+        snprintf(buf, n, "%s", fcip_state_text(v->r.state));
 }
 
 static void vsans(const struct vsan_set *set, strbuf *out)
@@ -85,14 +80,14 @@ static void trunk_lines(struct session *s, const struct view *v)
     for (int id = 1; id <= VSAN_MAX_USER; id++)
         if (id != VSAN_EVFP && vsan_set_has(&v->ic.allowed, id) && vsan_exists(s->lab, s->sw, id))
             vsan_set_add(&active, id, id);
-    bool up = v->st.state >= FCIP_ISOLATED; /* connected: the lists are known */
+    bool up = v->r.state >= FCIP_ISOLATED; /* connected: the lists are known */
     static const struct vsan_set none;
     cmd_printf(s, "    Trunk vsans (admin allowed and active) ");
     vsans(&active, &s->out);
     cmd_printf(s, "\n    Trunk vsans (up)                       ");
-    vsans(up ? &v->st.up : &none, &s->out);
+    vsans(up ? &v->r.up_vsans : &none, &s->out);
     cmd_printf(s, "\n    Trunk vsans (isolated)                 ");
-    vsans(up ? &v->st.isolated : &none, &s->out);
+    vsans(up ? &v->r.isolated_vsans : &none, &s->out);
     cmd_printf(s, "\n    Trunk vsans (initializing)             ");
     vsans(up ? &none : &active, &s->out);
     cmd_printf(s, "\n");
@@ -106,9 +101,9 @@ static void peer_lines(struct session *s, const struct view *v)
     if (v->ic.has_peer)
         cmd_printf(s, "      Peer Internet address is %s and port is %d\n", ip, v->ic.peer_port);
     cmd_printf(s, "      Write acceleration mode is configured %s%s\n", v->ic.write_acc ? "on" : "off",
-               v->ic.write_acc && v->st.state >= FCIP_UP && !v->st.write_acc_active ? ", operationally off" : "");
+               v->ic.write_acc && v->r.state >= FCIP_UP && !v->r.write_acc_active ? ", operationally off" : "");
     cmd_printf(s, "      Tape acceleration mode is configured %s%s\n", v->ic.tape_acc ? "on" : "off",
-               v->ic.tape_acc && v->st.state >= FCIP_UP && !v->st.tape_acc_active ? ", operationally off" : "");
+               v->ic.tape_acc && v->r.state >= FCIP_UP && !v->r.tape_acc_active ? ", operationally off" : "");
     if (v->ic.tape_buf_kb)
         cmd_printf(s, "      Tape Accelerator flow control buffer size is %u KBytes\n", v->ic.tape_buf_kb);
     else
@@ -125,10 +120,10 @@ static void peer_lines(struct session *s, const struct view *v)
 static void tcp_lines(struct session *s, const struct view *v)
 {
     static const char *const names[2] = {"Control", "Data"};
-    cmd_printf(s, "      TCP Connection Information\n        %d Active TCP connections\n", v->st.nconn_up);
+    cmd_printf(s, "      TCP Connection Information\n        %d Active TCP connections\n", v->r.tcp_connections_up);
     for (int i = 0; i < 2; i++) {
-        const struct fcip_conn_info *c = &v->st.conn[i];
-        if (!c->present || c->tcp.state != TCP_ESTABLISHED)
+        const struct fcip_tcp_record *c = &v->r.conn[i];
+        if (!c->present || c->state != TCP_ESTABLISHED)
             continue;
         char l[16], r[16];
         ip_text(c->local_ip, l, sizeof l);
@@ -137,73 +132,69 @@ static void tcp_lines(struct session *s, const struct view *v)
                    c->remote_port);
     }
     cmd_printf(s, "        %llu Attempts for active connections, %llu close of connections\n",
-               (unsigned long long)v->st.attempts, (unsigned long long)v->st.closes);
-    const struct fcip_conn_info *c = &v->st.conn[v->st.conn[1].present ? 1 : 0];
-    if (!c->present)
+               (unsigned long long)v->r.connect_attempts, (unsigned long long)v->r.connection_closes);
+    const struct fcip_tcp_record *t = &v->r.conn[v->r.conn[1].present ? 1 : 0];
+    if (!t->present)
         return;
-    const struct tcp_stats *t = &c->tcp;
     cmd_printf(s, "      TCP Parameters\n");
-    cmd_printf(s, "        Path MTU %llu bytes\n", (unsigned long long)(t->mss + TCP_HDR_BYTES));
+    cmd_printf(s, "        Path MTU %llu bytes\n", (unsigned long long)(t->mss_bytes + TCP_HDR_BYTES));
     cmd_printf(s, "        Current retransmission timeout is %llu ms\n", (unsigned long long)(t->rto_ns / 1000000));
     cmd_printf(s, "        Round trip time: Smoothed %llu ms, Variance: %llu\n",
                (unsigned long long)(t->srtt_ns / 1000000), (unsigned long long)(t->rttvar_ns / 1000000));
-    cmd_printf(s, "        Advertized window: Current: %u KB, Maximum: %u KB, Scale: 10\n", TCP_RCV_WND / 1024,
-               TCP_RCV_WND / 1024);
+    cmd_printf(s, "        Advertized window: Current: %llu KB, Maximum: %llu KB, Scale: 10\n",
+               (unsigned long long)(t->advertised_window_bytes / 1024),
+               (unsigned long long)(t->advertised_window_bytes / 1024));
     cmd_printf(s, "        Peer receive window: Current: %llu KB, Maximum: %llu KB, Scale: 10\n",
-               (unsigned long long)(t->peer_wnd / 1024), (unsigned long long)(t->peer_wnd / 1024));
+               (unsigned long long)(t->peer_window_bytes / 1024), (unsigned long long)(t->peer_window_bytes / 1024));
     /* before the first loss the threshold is unbounded: shown as the window cap */
+    uint64_t ssthresh = t->ssthresh_bytes < t->send_window_bytes ? t->ssthresh_bytes : t->send_window_bytes;
     cmd_printf(s, "        Congestion window: Current: %llu KB, Slow start threshold: %llu KB\n",
-               (unsigned long long)(t->cwnd / 1024),
-               (unsigned long long)((t->ssthresh < t->mws ? t->ssthresh : t->mws) / 1024));
+               (unsigned long long)(t->cwnd_bytes / 1024), (unsigned long long)(ssthresh / 1024));
     cmd_printf(s, "        Current Send Buffer Size: %llu KB, Requested Send Buffer Size: %u KB\n",
-               (unsigned long long)(t->mws / 1024), v->has_profile ? v->pc.send_buf_bytes / 1024 : 0);
+               (unsigned long long)(t->send_window_bytes / 1024), v->has_profile ? v->pc.send_buf_bytes / 1024 : 0);
     cmd_printf(s, "        CWM Burst Size: %u KB\n", v->has_profile ? v->pc.cwm_burst_bytes / 1024 : 50);
     /* both connections': class F (fcping, ELP) rides the control one */
-    uint64_t retx = 0, fast = 0, timeouts = 0;
-    for (int i = 0; i < 2; i++)
-        if (v->st.conn[i].present) {
-            retx += v->st.conn[i].tcp.retx_segs;
-            fast += v->st.conn[i].tcp.fast_retx;
-            timeouts += v->st.conn[i].tcp.timeouts;
-        }
+    uint64_t fast = v->r.conn[0].fast_retransmits + v->r.conn[1].fast_retransmits;
+    uint64_t timeouts = v->r.conn[0].timeouts + v->r.conn[1].timeouts;
     cmd_printf(s, "        Retransmitted segments %llu, fast retransmits %llu, timeouts %llu\n",
-               (unsigned long long)retx, (unsigned long long)fast, (unsigned long long)timeouts);
+               (unsigned long long)v->r.retx_segments, (unsigned long long)fast, (unsigned long long)timeouts);
 }
 
 static void counter_lines(struct session *s, const struct view *v)
 {
-    const struct fcip_status *st = &v->st;
+    const struct fcip_record *r = &v->r;
     cmd_printf(s, "    5 minutes input rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
-               (unsigned long long)st->in_bps, (unsigned long long)st->in_bps / 8, (unsigned long long)st->in_fps);
+               (unsigned long long)r->in_rate_bits_per_s, (unsigned long long)r->in_rate_bits_per_s / 8,
+               (unsigned long long)r->in_rate_frames_per_s);
     cmd_printf(s, "    5 minutes output rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
-               (unsigned long long)st->out_bps, (unsigned long long)st->out_bps / 8,
-               (unsigned long long)st->out_fps);
-    if (st->comp_out)
+               (unsigned long long)r->out_rate_bits_per_s, (unsigned long long)r->out_rate_bits_per_s / 8,
+               (unsigned long long)r->out_rate_frames_per_s);
+    if (r->compress_out_bytes)
         cmd_printf(s, "    IP compression ratio %.2f : 1 (%llu bytes in, %llu bytes out)\n",
-                   (double)st->comp_in / (double)st->comp_out, (unsigned long long)st->comp_in,
-                   (unsigned long long)st->comp_out);
-    cmd_printf(s, "      %llu frames input, %llu bytes\n", (unsigned long long)st->frames_in,
-               (unsigned long long)st->bytes_in);
-    cmd_printf(s, "         %llu Class F frames input, %llu bytes\n", (unsigned long long)st->cf_frames_in,
-               (unsigned long long)st->cf_bytes_in);
+                   (double)r->compress_in_bytes / (double)r->compress_out_bytes,
+                   (unsigned long long)r->compress_in_bytes, (unsigned long long)r->compress_out_bytes);
+    cmd_printf(s, "      %llu frames input, %llu bytes\n", (unsigned long long)r->rx_frames,
+               (unsigned long long)r->rx_bytes);
+    cmd_printf(s, "         %llu Class F frames input, %llu bytes\n", (unsigned long long)r->rx_classf_frames,
+               (unsigned long long)r->rx_classf_bytes);
     cmd_printf(s, "         %llu Class 2/3 frames input, %llu bytes\n",
-               (unsigned long long)(st->frames_in - st->cf_frames_in),
-               (unsigned long long)(st->bytes_in - st->cf_bytes_in));
+               (unsigned long long)(r->rx_frames - r->rx_classf_frames),
+               (unsigned long long)(r->rx_bytes - r->rx_classf_bytes));
     cmd_printf(s, "         0 Reass frames\n         0 Error frames timestamp error 0\n");
-    cmd_printf(s, "      %llu frames output, %llu bytes\n", (unsigned long long)st->frames_out,
-               (unsigned long long)st->bytes_out);
-    cmd_printf(s, "         %llu Class F frames output, %llu bytes\n", (unsigned long long)st->cf_frames_out,
-               (unsigned long long)st->cf_bytes_out);
+    cmd_printf(s, "      %llu frames output, %llu bytes\n", (unsigned long long)r->tx_frames,
+               (unsigned long long)r->tx_bytes);
+    cmd_printf(s, "         %llu Class F frames output, %llu bytes\n", (unsigned long long)r->tx_classf_frames,
+               (unsigned long long)r->tx_classf_bytes);
     cmd_printf(s, "         %llu Class 2/3 frames output, %llu bytes\n",
-               (unsigned long long)(st->frames_out - st->cf_frames_out),
-               (unsigned long long)(st->bytes_out - st->cf_bytes_out));
-    cmd_printf(s, "         %llu Error frames\n", (unsigned long long)st->dropped);
+               (unsigned long long)(r->tx_frames - r->tx_classf_frames),
+               (unsigned long long)(r->tx_bytes - r->tx_classf_bytes));
+    cmd_printf(s, "         %llu Error frames\n", (unsigned long long)r->error_frames);
 }
 
 /* `show interface fcipN counters` with tape acceleration on (S15). */
 static void tape_lines(struct session *s, const struct view *v)
 {
-    const struct fcip_tape_stats *t = &v->st.tape;
+    const struct fcip_tape_stats *t = &v->r.tape;
     if (!v->ic.tape_acc)
         return;
     cmd_printf(s, "    Tape Accelerator statistics\n");
@@ -234,15 +225,15 @@ static void show_one(struct session *s, int id)
     state_line(&v, line, sizeof line);
     cmd_printf(s, "fcip%d is %s\n    Hardware is GigabitEthernet\n", id, line);
     cmd_printf(s, "    Port WWN is 20:%02x:00:05:30:00:%02x:5e\n", id, s->sw + 1);
-    if (v.st.state >= FCIP_UP)
-        cmd_printf(s, "    Peer port WWN is 20:%02x:00:05:30:00:%02x:5e\n", id, v.st.peer_sw + 1);
+    if (v.r.state >= FCIP_UP)
+        cmd_printf(s, "    Peer port WWN is 20:%02x:00:05:30:00:%02x:5e\n", id, v.r.peer_sw + 1);
     cmd_printf(s, "    Admin port mode is auto, trunk mode is %s\n", trunk_names[v.ic.trunk_mode]);
     cmd_printf(s, "    snmp link state traps are enabled\n");
-    if (v.st.state >= FCIP_UP)
-        cmd_printf(s, "    Port mode is %s\n", v.st.state == FCIP_TRUNKING ? "TE" : "E");
+    if (v.r.state >= FCIP_UP)
+        cmd_printf(s, "    Port mode is %s\n", v.r.state == FCIP_TRUNKING ? "TE" : "E");
     cmd_printf(s, "    Port vsan is %d\n    Speed is 1 Gbps\n", v.port_vsan);
     trunk_lines(s, &v);
-    changed_at(s, v.st.last_change_ns, when, sizeof when);
+    changed_at(s, v.r.last_change_ns, when, sizeof when);
     cmd_printf(s, "    Interface last changed at %s\n\n", when);
     if (v.has_profile) {
         int slot, port;
@@ -348,8 +339,8 @@ static void brief_row(void *ctx, const struct fcip_if_conf *ic)
     if (ch)
         snprintf(channel, sizeof channel, "%d", ch);
     cmd_printf(s, "%-10s %-6d %-6s %-7s %-15s %-5s %-8s %s\n", name, v.port_vsan, "auto",
-               trunk_names[ic->trunk_mode], st[v.st.state],
-               v.st.state == FCIP_TRUNKING ? "TE" : v.st.state == FCIP_UP ? "E" : "--", ic->profile ? prof : "--",
+               trunk_names[ic->trunk_mode], st[v.r.state],
+               v.r.state == FCIP_TRUNKING ? "TE" : v.r.state == FCIP_UP ? "E" : "--", ic->profile ? prof : "--",
                channel);
 }
 
@@ -389,13 +380,13 @@ static void summary_row(void *ctx, const struct fcip_if_conf *ic)
         snprintf(bw, sizeof bw, "%uM/%uM", v.pc.max_bw_kbps / 1000, v.pc.min_bw_kbps / 1000);
         snprintf(prof, sizeof prof, "%d", ic->profile);
     }
-    const struct fcip_conn_info *c = &v.st.conn[0];
+    const struct fcip_tcp_record *c = &v.r.conn[0];
     static const char *const st[] = {[FCIP_ADMIN_DOWN] = "DOWN", [FCIP_DOWN] = "DOWN", [FCIP_INIT] = "INIT",
                                      [FCIP_ISOLATED] = "ISOL", [FCIP_UP] = "UP", [FCIP_TRUNKING] = "TRNK"};
     cmd_printf(s, "%-3d %-5s %-13s %-16s %-6s %c %c %c %c   %c    %-11s %llu\n", ic->id, prof, eth, peer,
-               st[v.st.state], ic->time_stamp ? 'Y' : 'N', ic->write_acc ? 'Y' : 'N', ic->tape_acc ? 'Y' : 'N', 'N',
+               st[v.r.state], ic->time_stamp ? 'Y' : 'N', ic->write_acc ? 'Y' : 'N', ic->tape_acc ? 'Y' : 'N', 'N',
                ic->compression ? 'Y' : 'N', bw,
-               (unsigned long long)(c->present ? c->tcp.srtt_ns / 1000 : v.has_profile ? v.pc.rtt_us : 0));
+               (unsigned long long)(c->present ? c->srtt_ns / 1000 : v.has_profile ? v.pc.rtt_us : 0));
 }
 
 int fcip_show_summary(struct session *s, const struct cmd_args *a)
@@ -415,9 +406,25 @@ struct tcp_sum {
     struct session *s;
     int slot, port, conns;
     uint64_t attempts, closes;
-    struct tcp_stats sum;
+    struct fcip_tcp_record sum;
     bool detail;
 };
+
+static void add_conn(struct fcip_tcp_record *sum, const struct fcip_tcp_record *t)
+{
+    sum->segments_sent += t->segments_sent;
+    sum->sent_bytes += t->sent_bytes;
+    sum->segments_received += t->segments_received;
+    sum->received_bytes += t->received_bytes;
+    sum->retx_segments += t->retx_segments;
+    sum->retx_bytes += t->retx_bytes;
+    sum->fast_retransmits += t->fast_retransmits;
+    sum->timeouts += t->timeouts;
+    sum->dup_acks += t->dup_acks;
+    sum->out_of_order_segments += t->out_of_order_segments;
+    sum->keepalives += t->keepalives;
+    sum->sack_recoveries += t->sack_recoveries;
+}
 
 static void sum_conns(void *ctx, const struct fcip_if_conf *ic)
 {
@@ -428,26 +435,13 @@ static void sum_conns(void *ctx, const struct fcip_if_conf *ic)
     if (!v.has_profile || !v.pc.has_ip || !fcip_ge_of_ip(x->s->lab, x->s->sw, v.pc.ip, &slot, &port) ||
         slot != x->slot || port != x->port)
         return;
-    x->attempts += v.st.attempts;
-    x->closes += v.st.closes;
-    for (int i = 0; i < 2; i++) {
-        const struct tcp_stats *t = &v.st.conn[i].tcp;
-        if (!v.st.conn[i].present)
-            continue;
-        x->conns += t->state == TCP_ESTABLISHED;
-        x->sum.segs_sent += t->segs_sent;
-        x->sum.bytes_sent += t->bytes_sent;
-        x->sum.segs_rcvd += t->segs_rcvd;
-        x->sum.bytes_rcvd += t->bytes_rcvd;
-        x->sum.retx_segs += t->retx_segs;
-        x->sum.retx_bytes += t->retx_bytes;
-        x->sum.fast_retx += t->fast_retx;
-        x->sum.timeouts += t->timeouts;
-        x->sum.dup_acks += t->dup_acks;
-        x->sum.ooo_segs += t->ooo_segs;
-        x->sum.keepalives += t->keepalives;
-        x->sum.sack_recoveries += t->sack_recoveries;
-    }
+    x->attempts += v.r.connect_attempts;
+    x->closes += v.r.connection_closes;
+    for (int i = 0; i < 2; i++)
+        if (v.r.conn[i].present) {
+            x->conns += v.r.conn[i].state == TCP_ESTABLISHED;
+            add_conn(&x->sum, &v.r.conn[i]);
+        }
 }
 
 int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a)
@@ -458,21 +452,22 @@ int fcip_show_tcp_stats(struct session *s, const struct cmd_args *a)
         return cmd_error(s, "%% Invalid interface format");
     if (lab_feature_enabled(s->lab, s->sw, &fcip_gate))
         fcip_ifs_each(s->lab, s->sw, sum_conns, &x);
-    const struct tcp_stats *t = &x.sum;
+    const struct fcip_tcp_record *t = &x.sum;
     cmd_printf(s, "TCP Statistics for port GigabitEthernet%d/%d\n", p->slot, p->port);
     cmd_printf(s, "    Connection Stats\n      %llu active openings, %llu closes, %d established\n",
                (unsigned long long)x.attempts, (unsigned long long)x.closes, x.conns);
     cmd_printf(s, "    Segment stats\n      %llu received, %llu sent, %llu retransmitted\n",
-               (unsigned long long)t->segs_rcvd, (unsigned long long)t->segs_sent, (unsigned long long)t->retx_segs);
+               (unsigned long long)t->segments_received, (unsigned long long)t->segments_sent,
+               (unsigned long long)t->retx_segments);
     if (x.detail)
         cmd_printf(s, "    Data\n      %llu bytes sent, %llu bytes received, %llu bytes retransmitted\n"
                       "    Loss recovery\n      %llu fast retransmits, %llu SACK recoveries, %llu timeouts\n"
                       "      %llu duplicate ACKs received, %llu out of order segments received\n"
                       "    Keepalive\n      %llu probes sent\n",
-                   (unsigned long long)t->bytes_sent, (unsigned long long)t->bytes_rcvd,
-                   (unsigned long long)t->retx_bytes, (unsigned long long)t->fast_retx,
+                   (unsigned long long)t->sent_bytes, (unsigned long long)t->received_bytes,
+                   (unsigned long long)t->retx_bytes, (unsigned long long)t->fast_retransmits,
                    (unsigned long long)t->sack_recoveries, (unsigned long long)t->timeouts,
-                   (unsigned long long)t->dup_acks, (unsigned long long)t->ooo_segs,
+                   (unsigned long long)t->dup_acks, (unsigned long long)t->out_of_order_segments,
                    (unsigned long long)t->keepalives);
     return 0;
 }

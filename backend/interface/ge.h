@@ -33,9 +33,4 @@ void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port);
 /* Every port of the switch with its defaults (`show running-config all`). */
 void ge_render_all(struct lab *lab, int sw, strbuf *out);
 
-/* Its time series for the registry's `series` hook (ge_series.c). */
-struct ipnet;
-struct series_sink;
-void ge_series(struct lab *lab, struct ipnet *net, void *state, struct series_sink *out); /* docs/series.md */
-
 #endif

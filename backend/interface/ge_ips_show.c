@@ -3,6 +3,7 @@
 #include "session.h"
 #include "lab/lab.h"
 #include "ge.h"
+#include "ge_record.h"
 #include "host/hostnet.h"
 #include "ipnet/ipnet.h"
 #include "route/route.h"
@@ -35,15 +36,15 @@ static void icmp_block(struct session *s, int slot, int port)
 
 static void mac_block(struct session *s, int slot, int port)
 {
-    struct ipnet_port_stats st;
-    ipnet_port_stats(lab_ipnet(s->lab), s->sw, slot, port, &st);
+    struct ge_port_record r;
+    ge_port_record_get(lab_ipnet(s->lab), s->sw, slot, port, &r);
     cmd_printf(s, "Ethernet MAC statistics for port GigabitEthernet%d/%d\n", slot, port);
     cmd_printf(s, "  Hardware Transmit Counters\n    %llu frames %llu bytes\n"
                   "    0 collisions, 0 late collisions, 0 excess collisions\n",
-               U(st.out_pkts), U(st.out_bytes));
+               U(r.tx_packets), U(r.tx_bytes));
     cmd_printf(s, "  Hardware Receive Counters\n    %llu frames %llu bytes\n"
                   "    0 runt, 0 jabber, 0 CRC, 0 length errors\n",
-               U(st.in_pkts), U(st.in_bytes));
+               U(r.rx_packets), U(r.rx_bytes));
 }
 
 int ge_show_ips_stats(struct session *s, const struct cmd_args *a)

@@ -3,6 +3,7 @@
 #include "lab/lab.h"
 #include "lab/catalog.h"
 #include "ge.h"
+#include "ge_record.h"
 #include "ipnet/ipnet.h"
 #include <stdio.h>
 
@@ -31,19 +32,21 @@ static const char *const state_text[] = {
     [IPNET_NOT_CONNECTED] = "down (Link failure or not-connected)",
 };
 
-static void show_counters(struct session *s, const struct ipnet_port_stats *st)
+static void show_counters(struct session *s, const struct ge_port_record *r)
 {
     cmd_printf(s, "    5 minutes input rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
-               (unsigned long long)st->in_bps, (unsigned long long)st->in_bps / 8, (unsigned long long)st->in_fps);
+               (unsigned long long)r->in_rate_bits_per_s, (unsigned long long)r->in_rate_bits_per_s / 8,
+               (unsigned long long)r->in_rate_packets_per_s);
     cmd_printf(s, "    5 minutes output rate %llu bits/sec, %llu bytes/sec, %llu frames/sec\n",
-               (unsigned long long)st->out_bps, (unsigned long long)st->out_bps / 8, (unsigned long long)st->out_fps);
-    cmd_printf(s, "    %llu packets input, %llu bytes\n", (unsigned long long)st->in_pkts,
-               (unsigned long long)st->in_bytes);
+               (unsigned long long)r->out_rate_bits_per_s, (unsigned long long)r->out_rate_bits_per_s / 8,
+               (unsigned long long)r->out_rate_packets_per_s);
+    cmd_printf(s, "    %llu packets input, %llu bytes\n", (unsigned long long)r->rx_packets,
+               (unsigned long long)r->rx_bytes);
     cmd_printf(s, "      0 multicast frames, 0 compressed\n"
                   "      %llu input errors, 0 frame, 0 overrun 0 fifo\n",
-               (unsigned long long)st->in_giants);
-    cmd_printf(s, "    %llu packets output, %llu bytes, 0 underruns\n", (unsigned long long)st->out_pkts,
-               (unsigned long long)st->out_bytes);
+               (unsigned long long)r->rx_giant_packets);
+    cmd_printf(s, "    %llu packets output, %llu bytes, 0 underruns\n", (unsigned long long)r->tx_packets,
+               (unsigned long long)r->tx_bytes);
     cmd_printf(s, "      0 output errors, 0 collisions, 0 fifo\n"
                   "      0 carrier errors\n");
 }
@@ -51,11 +54,11 @@ static void show_counters(struct session *s, const struct ipnet_port_stats *st)
 static void show_port(struct session *s, int slot, int port)
 {
     struct ge_conf c;
-    struct ipnet_port_stats st;
+    struct ge_port_record r;
     char ip[64];
-    struct ipnet *net = lab_ipnet(s->lab);
     ge_get(s->lab, s->sw, slot, port, &c);
-    cmd_printf(s, "GigabitEthernet%d/%d is %s\n", slot, port, state_text[ipnet_link_state(net, s->sw, slot, port)]);
+    ge_port_record_get(lab_ipnet(s->lab), s->sw, slot, port, &r);
+    cmd_printf(s, "GigabitEthernet%d/%d is %s\n", slot, port, state_text[r.link]);
     cmd_printf(s, "    Hardware is GigabitEthernet, address is 0005.30%02x.%02x%02x\n",
                lab_switch_id(s->lab, s->sw), slot, port);
     if (c.description[0])
@@ -67,8 +70,7 @@ static void show_port(struct session *s, int slot, int port)
     cmd_printf(s, "    MTU %d  bytes, BW 1000000 Kbit\n", c.mtu);
     cmd_printf(s, "    Port mode is %s\n    Speed is 1 Gbps\n    Beacon is turned off\n",
                "IPS");
-    ipnet_port_stats(net, s->sw, slot, port, &st);
-    show_counters(s, &st);
+    show_counters(s, &r);
 }
 
 static int ge_ports(struct session *s, int slot)
@@ -112,10 +114,10 @@ static void description_row(struct session *s, int slot, int port)
 /* The port's name, then the counter lines of its full `show interface`. */
 static void counters_block(struct session *s, int slot, int port)
 {
-    struct ipnet_port_stats st;
-    ipnet_port_stats(lab_ipnet(s->lab), s->sw, slot, port, &st);
+    struct ge_port_record r;
+    ge_port_record_get(lab_ipnet(s->lab), s->sw, slot, port, &r);
     cmd_printf(s, "GigabitEthernet%d/%d\n", slot, port);
-    show_counters(s, &st);
+    show_counters(s, &r);
 }
 
 int ge_show_interface(struct session *s, const struct cmd_args *a)

@@ -2,6 +2,7 @@
  * the reconcile that declares them to the data plane. */
 #include "feature.h"
 #include "ge.h"
+#include "ge_record.h"
 #include "lab/lab.h"
 #include "ipnet/ipnet.h"
 #include "ge_log.h"
@@ -51,7 +52,7 @@ const struct feature interface_feature = {
     .engine_new = ge_engine_new,
     .engine_free = ge_log_free,
     .reconcile = reconcile,
-    .series = ge_series,
+    .records = (const struct record_type *const[]){&ge_port_record_type, NULL},
     .show_interfaces = ge_show_all,
     .show_brief = ge_show_brief,
     .show_descriptions = ge_show_descriptions,

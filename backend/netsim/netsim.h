@@ -59,9 +59,4 @@ void netsim_pairs_each(struct lab *lab, int sw, void (*fn)(void *ctx, int, int, 
  * bridged port from the store. */
 void netsim_reconcile(struct lab *lab, struct ipnet *net, void *state);
 
-/* Its time series for the registry's `series` hook (netsim_series.c). */
-struct ipnet;
-struct series_sink;
-void netsim_series(struct lab *lab, struct ipnet *net, void *state, struct series_sink *out); /* docs/series.md */
-
 #endif

@@ -4,6 +4,7 @@
 #include "feature.h"
 #include "netsim.h"
 #include "sanext/sanext.h"
+#include "netsim_record.h"
 
 extern const struct cmd_def netsim_cmds[];
 
@@ -15,5 +16,5 @@ const struct feature netsim_feature = {
     .gate = &sanext_gate,
     .tables = tables,
     .reconcile = netsim_reconcile,
-    .series = netsim_series,
+    .records = (const struct record_type *const[]){&netsim_direction_record_type, NULL},
 };

@@ -7,6 +7,7 @@
 #include "interface/ge.h"
 #include "ipnet/ipnet.h"
 #include "netsim.h"
+#include "netsim_record.h"
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -74,10 +75,8 @@ int netsim_show_stats(struct session *s, const struct cmd_args *a)
         return -1;
     netsim_pipe_config cfg;
     netsim_config_load(s->lab, s->sw, slot, port, &cfg);
-    netsim_pipe_stats st = {0};
-    netsim_pipe *p = port_pipe(s, slot, port);
-    if (p)
-        netsim_pipe_stats_get(p, &st);
+    struct netsim_direction_record r;
+    netsim_direction_record_get(lab_ipnet(s->lab), s->sw, slot, port, &r);
     cmd_printf(s, "Network Simulator Configuration for Ingress on GigabitEthernet%d/%d\n", slot, port);
     show_config_block(s, &cfg);
     cmd_printf(s, "Network Simulator Statistics for Ingress on GigabitEthernet%d/%d\n", slot, port);
@@ -85,16 +84,16 @@ int netsim_show_stats(struct session *s, const struct cmd_args *a)
         const char *label;
         uint64_t v;
     } rows[] = {
-        {"Dropped (tot)", st.dropped_tot},     {"Dropped (netsim)", st.dropped_netsim},
-        {"Reordered (netsim)", st.reordered},  {"Max Qlen(pkt)", st.max_qlen_pkts},
-        {"Qlen (pkt)", st.qlen_pkts},          {"Max Qlen (byte)", st.max_qlen_bytes},
-        {"Qlen (byte)", st.qlen_bytes},        {"Mintxdel(poll)", st.mintxdel_poll},
-        {"Mintxdel(ethtx)", st.mintxdel_ethtx}, {"empty", st.empty},
-        {"txdel", st.txdel},                   {"late", st.late},
+        {"Dropped (tot)", r.drop_packets},            {"Dropped (netsim)", r.netsim_drop_packets},
+        {"Reordered (netsim)", r.reordered_packets},  {"Max Qlen(pkt)", r.max_queue_packets},
+        {"Qlen (pkt)", r.queue_packets},              {"Max Qlen (byte)", r.max_queue_bytes},
+        {"Qlen (byte)", r.queue_bytes},               {"Mintxdel(poll)", r.mintxdel_poll_clocks},
+        {"Mintxdel(ethtx)", r.mintxdel_ethtx_clocks}, {"empty", r.idle_events},
+        {"txdel", r.txdel_packets},                   {"late", r.late_packets},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         cmd_printf(s, STAT_LINE "\n", rows[i].label, rows[i].v);
-    cmd_printf(s, STAT_LINE " Kbps\n", "Average speed", st.avg_speed_kbps);
+    cmd_printf(s, STAT_LINE " Kbps\n", "Average speed", r.avg_speed_kbits_per_s);
     return 0;
 }
 

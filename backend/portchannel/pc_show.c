@@ -12,6 +12,7 @@
 #include "pc_render.h"
 #include "fcip/fcip_engine.h"
 #include "fcip/tunnel.h"
+#include "fcip/fcip_record.h"
 #include "fcip/pchan.h"
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +23,9 @@ struct pc_view {
     int members[PC_MEMBERS_MAX], n;
     bool member_up[PC_MEMBERS_MAX];
     struct pchan_status st;
-    uint64_t in_bps, out_bps, in_fps, out_fps, frames_in, bytes_in, frames_out, bytes_out;
+    /* its members' records added up */
+    uint64_t in_rate_bits_per_s, out_rate_bits_per_s, in_rate_frames_per_s, out_rate_frames_per_s;
+    uint64_t rx_frames, rx_bytes, tx_frames, tx_bytes;
 };
 
 static bool view_get(struct session *s, int id, struct pc_view *v)
@@ -37,14 +40,13 @@ static bool view_get(struct session *s, int id, struct pc_view *v)
     for (int i = 0; i < v->n; i++) {
         for (int k = 0; k < v->st.nup; k++)
             v->member_up[i] |= v->st.up_ids[k] == v->members[i];
-        struct fcip_tunnel *t = fcip_live(s->lab, s->sw, v->members[i]);
-        if (!t)
+        struct fcip_record r;
+        if (!fcip_record_get(s->lab, s->sw, v->members[i], &r))
             continue;
-        struct fcip_status fs;
-        fcip_tunnel_status(t, &fs);
-        v->in_bps += fs.in_bps, v->out_bps += fs.out_bps, v->in_fps += fs.in_fps, v->out_fps += fs.out_fps;
-        v->frames_in += fs.frames_in, v->bytes_in += fs.bytes_in;
-        v->frames_out += fs.frames_out, v->bytes_out += fs.bytes_out;
+        v->in_rate_bits_per_s += r.in_rate_bits_per_s, v->out_rate_bits_per_s += r.out_rate_bits_per_s;
+        v->in_rate_frames_per_s += r.in_rate_frames_per_s, v->out_rate_frames_per_s += r.out_rate_frames_per_s;
+        v->rx_frames += r.rx_frames, v->rx_bytes += r.rx_bytes;
+        v->tx_frames += r.tx_frames, v->tx_bytes += r.tx_bytes;
     }
     return true;
 }
@@ -149,13 +151,15 @@ static void interface_one(struct session *s, int id)
         cmd_printf(s, "    Port vsan is 1\n");
     }
     cmd_printf(s, "    5 minutes input rate %llu bits/sec,%llu bytes/sec, %llu frames/sec\n",
-               (unsigned long long)v.in_bps, (unsigned long long)v.in_bps / 8, (unsigned long long)v.in_fps);
+               (unsigned long long)v.in_rate_bits_per_s, (unsigned long long)v.in_rate_bits_per_s / 8,
+               (unsigned long long)v.in_rate_frames_per_s);
     cmd_printf(s, "    5 minutes output rate %llu bits/sec,%llu bytes/sec, %llu frames/sec\n",
-               (unsigned long long)v.out_bps, (unsigned long long)v.out_bps / 8, (unsigned long long)v.out_fps);
-    cmd_printf(s, "      %llu frames input,%llu bytes\n", (unsigned long long)v.frames_in,
-               (unsigned long long)v.bytes_in);
-    cmd_printf(s, "      %llu frames output,%llu bytes\n", (unsigned long long)v.frames_out,
-               (unsigned long long)v.bytes_out);
+               (unsigned long long)v.out_rate_bits_per_s, (unsigned long long)v.out_rate_bits_per_s / 8,
+               (unsigned long long)v.out_rate_frames_per_s);
+    cmd_printf(s, "      %llu frames input,%llu bytes\n", (unsigned long long)v.rx_frames,
+               (unsigned long long)v.rx_bytes);
+    cmd_printf(s, "      %llu frames output,%llu bytes\n", (unsigned long long)v.tx_frames,
+               (unsigned long long)v.tx_bytes);
     for (int i = 0; i < v.n; i++)
         cmd_printf(s, "    Member[%d] : fcip%d\n", i + 1, v.members[i]);
     time_t t = lab_time(s->lab, NULL) - (time_t)((lab_now(s->lab) - v.st.last_change_ns) / ENGINE_NS_PER_SEC);

@@ -30,9 +30,4 @@ int sanext_show_nport(struct session *s, const struct cmd_args *a);
          "[counters]",                                                                                            \
          SANEXT_SHOW_HELP, sanext_show_nport, CMD_PIPE, &sanext_gate, 0}
 
-/* Its time series for the registry's `series` hook (sanext_series.c). */
-struct ipnet;
-struct series_sink;
-void sanext_series(struct lab *lab, struct ipnet *net, void *state, struct series_sink *out); /* docs/series.md */
-
 #endif

@@ -5,6 +5,7 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "sanext.h"
+#include "sanext_record.h"
 #include "sanext_store.h"
 #include "tuner.h"
 #include "bootflash/bootflash.h"
@@ -93,7 +94,7 @@ const struct feature sanext_feature = {
     .engine_new = create,
     .engine_free = destroy,
     .reconcile = reconcile,
-    .series = sanext_series,
+    .records = (const struct record_type *const[]){&tuner_nport_record_type, NULL},
     .values = sanext_values,
     .mode_checks = sanext_mode_checks,
 };

@@ -4,6 +4,7 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "sanext.h"
+#include "sanext_record.h"
 #include "sanext_store.h"
 #include "tuner.h"
 #include "fabric/fabric.h"
@@ -29,34 +30,29 @@ int sanext_show_nports(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-static uint64_t avg_us(const struct tuner_counters *c, int k)
+static void counters(struct session *s, const struct sanext_nport_row *row)
 {
-    return c->rt_count[k] ? c->rt_sum_ns[k] / c->rt_count[k] / 1000u : 0;
-}
-
-static void counters(struct session *s, const struct sanext_nport_row *r)
-{
-    struct tuner_counters c;
+    struct tuner_nport_record r;
     char n[24], p[24];
-    tuner_counters(sanext_tuner(s->lab), s->sw, r->pwwn, r->vsan, &c);
-    fabric_wwn_text(r->nwwn, n);
-    fabric_wwn_text(r->pwwn, p);
-    uint64_t done = c.reads + c.writes;
-    int reads = done ? (int)((c.reads * 100 + done / 2) / done) : 0;
+    tuner_nport_record_get(s->lab, s->sw, row->pwwn, row->vsan, &r);
+    fabric_wwn_text(row->nwwn, n);
+    fabric_wwn_text(row->pwwn, p);
+    uint64_t done = r.read_ios + r.write_ios;
+    int reads = done ? (int)((r.read_ios * 100 + done / 2) / done) : 0;
     cmd_printf(s, "Statistics for nport\nNode name %s Port name %s\n", n, p);
-    cmd_printf(s, "I/Os per sec : %llu\n", (unsigned long long)c.ios_per_sec);
+    cmd_printf(s, "I/Os per sec : %llu\n", (unsigned long long)r.ios_per_s);
     cmd_printf(s, "Reads : %d%%\nWrites : %d%%\n", reads, done ? 100 - reads : 0);
-    cmd_printf(s, "Egress throughput : %.2f MBs/sec (Max - %.2f MBs/sec)\n", c.egress_bps / MIB,
-               c.egress_max_bps / MIB);
-    cmd_printf(s, "Ingress throughput : %.2f MBs/sec (Max - %.2f MBs/sec)\n", c.ingress_bps / MIB,
-               c.ingress_max_bps / MIB);
-    cmd_printf(s, "Average response time : Read - %llu us, Write - %llu us\n", (unsigned long long)avg_us(&c, 0),
-               (unsigned long long)avg_us(&c, 1));
-    cmd_printf(s, "Minimum response time : Read - %llu us, Write - %llu us\n",
-               (unsigned long long)(c.rt_min_ns[0] / 1000), (unsigned long long)(c.rt_min_ns[1] / 1000));
-    cmd_printf(s, "Maximum response time : Read - %llu us, Write - %llu us\n",
-               (unsigned long long)(c.rt_max_ns[0] / 1000), (unsigned long long)(c.rt_max_ns[1] / 1000));
-    cmd_printf(s, "Errors : %llu\n", (unsigned long long)c.errors);
+    cmd_printf(s, "Egress throughput : %.2f MBs/sec (Max - %.2f MBs/sec)\n", r.egress_bytes_per_s / MIB,
+               r.egress_max_bytes_per_s / MIB);
+    cmd_printf(s, "Ingress throughput : %.2f MBs/sec (Max - %.2f MBs/sec)\n", r.ingress_bytes_per_s / MIB,
+               r.ingress_max_bytes_per_s / MIB);
+    cmd_printf(s, "Average response time : Read - %llu us, Write - %llu us\n", (unsigned long long)r.read_rt_avg_us,
+               (unsigned long long)r.write_rt_avg_us);
+    cmd_printf(s, "Minimum response time : Read - %llu us, Write - %llu us\n", (unsigned long long)r.read_rt_min_us,
+               (unsigned long long)r.write_rt_min_us);
+    cmd_printf(s, "Maximum response time : Read - %llu us, Write - %llu us\n", (unsigned long long)r.read_rt_max_us,
+               (unsigned long long)r.write_rt_max_us);
+    cmd_printf(s, "Errors : %llu\n", (unsigned long long)r.errors);
 }
 
 static void cmd_line(void *ctx, const struct sanext_cmd_row *r)
@@ -84,15 +80,15 @@ int sanext_show_nport(struct session *s, const struct cmd_args *a)
         counters(s, &r);
         return 0;
     }
-    struct tuner_counters c;
+    struct tuner_nport_record c;
     char n[24], w[24];
-    tuner_counters(sanext_tuner(s->lab), s->sw, r.pwwn, r.vsan, &c);
+    tuner_nport_record_get(s->lab, s->sw, r.pwwn, r.vsan, &c);
     fabric_wwn_text(r.nwwn, n);
     fabric_wwn_text(r.pwwn, w);
     cmd_printf(s, "nport %s (node %s) in vsan %d on GigabitEthernet%d/%d, FCID 0x%06x\n", w, n, r.vsan, r.slot,
                r.port, c.fcid);
     cmd_printf(s, "Data pattern: %s\n", r.pattern[0] ? r.pattern : "all zeros (default)");
-    cmd_printf(s, "%llu I/Os in flight\nCommands:\n", (unsigned long long)c.in_flight);
+    cmd_printf(s, "%llu I/Os in flight\nCommands:\n", (unsigned long long)c.in_flight_ios);
     sanext_cmds_each(s->lab, s->sw, r.pwwn, r.vsan, cmd_line, s);
     return 0;
 }

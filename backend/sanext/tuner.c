@@ -110,8 +110,10 @@ static void roll(struct nport *np)
     np->s.last_ios = adjacent ? np->s.ios : 0;
     np->s.last_egress = adjacent ? np->s.egress : 0;
     np->s.last_ingress = adjacent ? np->s.ingress : 0;
-    np->c.egress_max_bps = np->s.last_egress > np->c.egress_max_bps ? np->s.last_egress : np->c.egress_max_bps;
-    np->c.ingress_max_bps = np->s.last_ingress > np->c.ingress_max_bps ? np->s.last_ingress : np->c.ingress_max_bps;
+    if (np->s.last_egress > np->c.egress_max_bytes_per_s)
+        np->c.egress_max_bytes_per_s = np->s.last_egress;
+    if (np->s.last_ingress > np->c.ingress_max_bytes_per_s)
+        np->c.ingress_max_bytes_per_s = np->s.last_ingress;
     np->s.sec = sec;
     np->s.ios = np->s.egress = np->s.ingress = 0;
 }
@@ -522,8 +524,8 @@ void tuner_counters(struct tuner *t, int sw, const uint8_t pwwn[8], int vsan, st
     out->found = true;
     out->fcid = np->fcid;
     out->ios_per_sec = np->s.last_ios;
-    out->egress_bps = np->s.last_egress;
-    out->ingress_bps = np->s.last_ingress;
+    out->egress_bytes_per_s = np->s.last_egress;
+    out->ingress_bytes_per_s = np->s.last_ingress;
     for (int i = 0; i < np->ncmd; i++) {
         struct cmd *c = np->cmds[i];
         out->in_flight += live(c);
@@ -542,14 +544,14 @@ static void peek(const struct nport *np, struct tuner_counters *out)
     out->fcid = np->fcid;
     if (sec == np->s.sec) {
         out->ios_per_sec = np->s.last_ios;
-        out->egress_bps = np->s.last_egress;
-        out->ingress_bps = np->s.last_ingress;
+        out->egress_bytes_per_s = np->s.last_egress;
+        out->ingress_bytes_per_s = np->s.last_ingress;
     } else if (sec == np->s.sec + 1) {
         out->ios_per_sec = np->s.ios;
-        out->egress_bps = np->s.egress;
-        out->ingress_bps = np->s.ingress;
+        out->egress_bytes_per_s = np->s.egress;
+        out->ingress_bytes_per_s = np->s.ingress;
     } else {
-        out->ios_per_sec = out->egress_bps = out->ingress_bps = 0;
+        out->ios_per_sec = out->egress_bytes_per_s = out->ingress_bytes_per_s = 0;
     }
 }
 

@@ -76,7 +76,8 @@ struct tuner_counters {
     uint32_t fcid;
     uint64_t ios_per_sec;
     uint64_t reads, writes; /* completed I/Os, both roles */
-    uint64_t egress_bps, egress_max_bps, ingress_bps, ingress_max_bps; /* FC payload bytes per second */
+    /* FC payload bytes per second */
+    uint64_t egress_bytes_per_s, egress_max_bytes_per_s, ingress_bytes_per_s, ingress_max_bytes_per_s;
     uint64_t rt_count[2], rt_sum_ns[2], rt_min_ns[2], rt_max_ns[2];    /* [0] read, [1] write */
     uint64_t errors;
     uint64_t in_flight; /* I/Os issued and not completed */

@@ -3,7 +3,7 @@
  * time a feature puts it. Counters are kept raw and turned into growth per
  * interval when read, so a dropped sample never shifts a count. */
 #include "series.h"
-#include "feature.h"
+#include "record/record.h"
 #include "lab/lab.h"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -73,7 +73,10 @@ static int column_find(struct series_sink *k, const char *name, enum series_kind
     return column_add(s, name, kind);
 }
 
-void series_put(struct series_sink *out, enum series_kind kind, int64_t value, const char *fmt, ...)
+/* One series' value at this sample; the name carries the object and the
+ * unit. */
+static void __attribute__((format(printf, 4, 5)))
+series_put(struct series_sink *out, enum series_kind kind, int64_t value, const char *fmt, ...)
 {
     char name[160];
     va_list ap;
@@ -103,16 +106,21 @@ static int row_new(struct series *s, uint64_t at_ns)
     return slot;
 }
 
-/* engine_on_tick's observer: every feature's series, read now. */
+/* Every numeric field of every record is a series: "MDS1.fcip1.tx_bytes". */
+static void put_record(void *ctx, const struct record_type *t, const char *key, const void *rec)
+{
+    for (const struct record_field *f = t->fields; f->name; f++)
+        series_put(ctx, f->kind == RECORD_COUNTER ? SERIES_COUNTER : SERIES_GAUGE, (int64_t)record_value(rec, f),
+                   "%s.%s", key, f->name);
+}
+
+/* engine_on_tick's observer: the read model's records, read now. */
 static void sample(engine_t *e, uint64_t at_ns, void *ctx)
 {
     (void)e;
     struct series *s = ctx;
     struct series_sink sink = {s, row_new(s, at_ns), 0};
-    struct ipnet *net = lab_ipnet_as_is(s->lab);
-    for (int i = 0; features[i]; i++)
-        if (features[i]->series)
-            features[i]->series(s->lab, net, lab_feature_state(s->lab, features[i]), &sink);
+    record_walk(s->lab, lab_ipnet_as_is(s->lab), put_record, &sink);
     s->taken++;
 }
 

@@ -1,7 +1,7 @@
 /*
- * Time series of a lab (docs/series.md): a sampler on lab time reads every
- * series the features offer (struct feature's `series` hook) at each
- * period boundary into a bounded ring, for export as CSV or JSON and for
+ * Time series of a lab (docs/series.md): a sampler on lab time reads the
+ * read model (record/record.h: each numeric field of each record is a
+ * series, "MDS1.fcip1.tx_bytes") at each period boundary into a bounded ring, for export as CSV or JSON and for
  * plots drawn by mdsim itself. The sampler only reads: it runs between
  * engine events (engine_on_tick), so the simulation runs the same events
  * in the same order with it or without.
@@ -14,17 +14,11 @@
 
 struct lab;
 struct series;
-struct series_sink;
 
 /* How a series is exported: a counter as its growth over each interval
  * (a counter that went down was cleared: it counts from zero again), a
  * gauge as its value at the sample. */
 enum series_kind { SERIES_COUNTER, SERIES_GAUGE };
-
-/* For a feature's hook: one series' value at this sample. The name (a
- * printf format) carries the object and the unit: "MDS1.fcip1.tx_bytes". */
-void series_put(struct series_sink *out, enum series_kind kind, int64_t value, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 #define SERIES_PERIOD_NS 1000000000ULL /* one second of lab time */
 #define SERIES_CAPACITY 3600           /* samples kept per lab; the oldest go */

@@ -96,11 +96,11 @@ static void run(struct dir_fig f[2])
         engine_run_until(r.e, engine_now(r.e) + ENGINE_NS_PER_SEC);
         for (int sw = 0; sw < 2; sw++) {
             counters(sw, 0, &c);
-            f[sw].in += (double)c.ingress_bps / RUN_S;
-            f[sw].in_max = c.ingress_bps > f[sw].in_max ? c.ingress_bps : f[sw].in_max;
+            f[sw].in += (double)c.ingress_bytes_per_s / RUN_S;
+            f[sw].in_max = c.ingress_bytes_per_s > f[sw].in_max ? c.ingress_bytes_per_s : f[sw].in_max;
             counters(!sw, 1, &c);
-            f[sw].eg += (double)c.egress_bps / RUN_S;
-            f[sw].eg_max = c.egress_bps > f[sw].eg_max ? c.egress_bps : f[sw].eg_max;
+            f[sw].eg += (double)c.egress_bytes_per_s / RUN_S;
+            f[sw].eg_max = c.egress_bytes_per_s > f[sw].eg_max ? c.egress_bytes_per_s : f[sw].eg_max;
         }
     }
     for (int sw = 0; sw < 2; sw++) {

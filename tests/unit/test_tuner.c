@@ -74,12 +74,13 @@ START_TEST(reads_obey_the_path_and_littles_law)
     double r_ini = a.rt_sum_ns[0] / 1e9 / a.rt_count[0];
     printf("reads: %.2f/s, initiator+target mean R %.3f s, ingress %.3f MiB/s (max %.3f), egress of the target "
            "%.3f MiB/s\n",
-           x, r_ini, a.ingress_bps / 1048576.0, a.ingress_max_bps / 1048576.0, b.egress_bps / 1048576.0);
+           x, r_ini, a.ingress_bytes_per_s / 1048576.0, a.ingress_max_bytes_per_s / 1048576.0,
+           b.egress_bytes_per_s / 1048576.0);
     ck_assert_uint_eq(a.writes, 0);
     ck_assert_uint_ge(a.rt_min_ns[0], 200 * ENGINE_NS_PER_MS); /* no WAN read beats the round trip */
-    ck_assert_uint_le(a.ingress_max_bps, 1250000u);          /* never above 10 Mb/s of payload */
-    ck_assert_uint_le(a.ingress_bps, 1250000u);
-    ck_assert_uint_le(b.egress_max_bps, 1250000u);
+    ck_assert_uint_le(a.ingress_max_bytes_per_s, 1250000u);          /* never above 10 Mb/s of payload */
+    ck_assert_uint_le(a.ingress_bytes_per_s, 1250000u);
+    ck_assert_uint_le(b.egress_max_bytes_per_s, 1250000u);
     /* Little: outstanding = rate x response time, within 10 % */
     double n = x * r_ini;
     ck_assert_msg(n > 1.8 && n < 2.2, "Little: %.3f reads/s x %.3f s = %.2f, want 2", x, r_ini, n);
