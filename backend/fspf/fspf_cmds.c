@@ -16,6 +16,7 @@
 #include "ipnet/ip_text.h"
 #include "vsan/vsan.h"
 #include "fspf_conf.h"
+#include "portchannel/portchannel.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +209,8 @@ static int show_fspf(struct session *s, const struct cmd_args *a)
 struct if_show {
     struct session *s;
     struct fabric *fab;
-    int vsan, id; /* 0: all */
+    int vsan, id;                       /* 0: all */
+    bool channel_shown[PC_ID_MAX + 1]; /* port-channels listed already */
 };
 
 static void show_if_vsan(struct if_show *x, const char *ifname, const struct fspf_nbr *nb)
@@ -238,16 +240,26 @@ static void show_if_vsan(struct if_show *x, const char *ifname, const struct fsp
                (unsigned long long)nb->hellos_in, (unsigned long long)nb->errors, (unsigned long long)nb->hellos_out);
 }
 
+/* A port-channel's members make one FSPF interface, the channel's: it is
+ * listed once, under its name and cost, from the first member with
+ * neighbors; a member asked for by name has none of its own. */
 static void show_if_one(void *ctx, const struct fcip_if_conf *c)
 {
     struct if_show *x = ctx;
     if (x->id && c->id != x->id)
         return;
+    int ch = pc_channel_of(x->s->lab, x->s->sw, c->id);
+    if (ch && (x->id || x->channel_shown[ch]))
+        return;
     struct fcip_tunnel *t = fcip_live(x->s->lab, x->s->sw, c->id);
     struct fspf_nbr nb[FABRIC_VSAN_MAX];
     int n = t ? fspf_link_nbrs(fcip_tunnel_fspf(t), nb, FABRIC_VSAN_MAX) : 0;
-    char ifname[16];
-    snprintf(ifname, sizeof ifname, "fcip%d", c->id);
+    char ifname[24];
+    if (ch)
+        snprintf(ifname, sizeof ifname, "port-channel%d", ch);
+    else
+        snprintf(ifname, sizeof ifname, "fcip%d", c->id);
+    x->channel_shown[ch] = ch && n;
     for (int i = 0; i < n && i < FABRIC_VSAN_MAX; i++)
         if (!x->vsan || nb[i].vsan == x->vsan)
             show_if_vsan(x, ifname, &nb[i]);
@@ -256,7 +268,7 @@ static void show_if_one(void *ctx, const struct fcip_if_conf *c)
 static int show_interface(struct session *s, const struct cmd_args *a)
 {
     struct fabric *fab = fspf_fabric(s);
-    struct if_show x = {s, fab, (int)arg_num(a, "vid", 0), (int)arg_num(a, "id", 0)};
+    struct if_show x = {.s = s, .fab = fab, .vsan = (int)arg_num(a, "vid", 0), .id = (int)arg_num(a, "id", 0)};
     if (x.vsan && !fabric_has_vsan(fab, s->sw, x.vsan))
         return cmd_error(s, "%% vsan %d is not configured", x.vsan);
     if (x.id && (!lab_feature_enabled(s->lab, s->sw, &fcip_gate) || !fcip_if_get(s->lab, s->sw, x.id, &(struct fcip_if_conf){0})))
