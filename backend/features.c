@@ -3,18 +3,34 @@
 #include "parser_cmds.h"
 #include "session.h"
 #include "ifname.h"
+#include "array/array.h"
+#include "bootflash/bootflash.h"
+#include "capture/capture.h"
+#include "config/running.h"
+#include "fabric/fabric_feature.h"
+#include "fcdomain/fcdomain.h"
+#include "fcip/fcip.h"
+#include "fctimer/fctimer.h"
+#include "fspf/fspf_conf.h"
+#include "host/host.h"
+#include "interface/ge.h"
+#include "interface/mgmt.h"
+#include "ipnet/ping_cmds.h"
+#include "iscsi/iscsi.h"
+#include "license/license.h"
+#include "line/line.h"
+#include "logging/logging.h"
+#include "netsim/netsim.h"
+#include "portchannel/portchannel.h"
+#include "route/route.h"
+#include "sanext/sanext.h"
+#include "series/series.h"
+#include "system/system.h"
+#include "user/user.h"
+#include "vsan/vsan.h"
+#include "zone/zone.h"
 #include <stddef.h>
 #include <string.h>
-
-extern const struct feature system_feature, config_feature, user_feature, line_feature, interface_feature,
-    ipnet_feature, netsim_feature, fabric_feature, fcip_feature, iscsi_feature, vsan_feature, zone_feature,
-    sanext_feature, mgmt_feature, license_feature, bootflash_feature, logging_feature, fcdomain_feature,
-    fctimer_feature, series_feature, capture_feature;
-extern const struct feature fspf_feature;
-extern const struct feature route_feature;
-extern const struct feature host_feature;
-extern const struct feature portchannel_feature;
-extern const struct feature array_feature;
 
 /* Reconcile order: the data plane's ports first, then what rides on them. */
 const struct feature *const features[] = {

@@ -20,6 +20,7 @@
 #include "wall.h"
 #include "lab/lab.h"
 #include "user/user.h"
+#include "http_assets.h"
 #include <civetweb.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -37,14 +38,6 @@ enum {
     LIVE_PERIOD_MS = 500,
     SERIES_ROWS_FIRST = 300,/* the samples a new plot starts with */
 };
-
-/* The embedded assets (web/embed.cmake). */
-struct http_asset {
-    const char *path, *type;
-    const unsigned char *data;
-    size_t len;
-};
-extern const struct http_asset http_assets[];
 
 struct live;
 

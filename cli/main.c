@@ -16,6 +16,7 @@
 #include "store/store.h"
 #include "lab/topology.h"
 #include "system/system.h"
+#include "mdsim_commit.h"
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -97,7 +98,6 @@ struct opts {
 /* MDSIM_VERSION comes from project(... VERSION) in CMakeLists.txt, its one
  * definition, mdsim_commit from the build (cmake/commit.cmake); the
  * persona is the release `show version` prints. */
-extern const char mdsim_commit[];
 
 static void print_version(void)
 {

@@ -1,7 +1,7 @@
 # Turns schema/NNN_*.sql into a C array of migrations, in file-name order.
 file(GLOB files ${DIR}/[0-9]*.sql)
 list(SORT files)
-set(body "/* generated from schema/NNN_name.sql by schema/embed.cmake */\n#include <stddef.h>\nconst char *const schema_migrations[] = {\n")
+set(body "/* generated from schema/NNN_name.sql by schema/embed.cmake */\n#include \"store/store.h\"\nconst char *const schema_migrations[] = {\n")
 foreach(f ${files})
   file(READ ${f} sql)
   string(REPLACE "\\" "\\\\" sql "${sql}")

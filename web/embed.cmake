@@ -3,9 +3,8 @@
 # mdsim serves its page with no file beside it. Bytes as hex: any content.
 file(GLOB files ${DIR}/*.html ${DIR}/*.js ${DIR}/*.css ${DIR}/vendor/xterm/*.js ${DIR}/vendor/xterm/*.css)
 list(SORT files)
-set(body "/* generated from web/ by web/embed.cmake */\n#include <stddef.h>\n")
-set(table "struct http_asset { const char *path, *type; const unsigned char *data; size_t len; };\n")
-string(APPEND table "const struct http_asset http_assets[] = {\n")
+set(body "/* generated from web/ by web/embed.cmake */\n#include \"http_assets.h\"\n")
+set(table "const struct http_asset http_assets[] = {\n")
 set(i 0)
 foreach(f ${files})
   file(RELATIVE_PATH rel ${DIR} ${f})

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "array_model.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -35,5 +36,13 @@ void array_print_one(struct lab *lab, int h, FILE *out);
 
 /* The engine's array of host h (NULL: none), in line with the store. */
 struct array *array_engine(struct lab *lab, int h);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature array_feature;
+extern const struct cmd_def array_cmds[];
+/* Handlers of array_cmds defined beside their shows. */
+int array_cmd_profile(struct session *s, const struct cmd_args *a);
+int array_cmd_iscsi_perf(struct session *s, const struct cmd_args *a);
 
 #endif

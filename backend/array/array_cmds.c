@@ -312,9 +312,6 @@ static int cmd_show_file(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-int array_cmd_profile(struct session *s, const struct cmd_args *a);
-int array_cmd_iscsi_perf(struct session *s, const struct cmd_args *a);
-
 static int cmd_exit(struct session *s, const struct cmd_args *a)
 {
     (void)a;

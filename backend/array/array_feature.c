@@ -8,11 +8,10 @@
 #include "host/hostnet.h"
 #include "fabric/fabric.h"
 #include "lab/lab.h"
+#include "fabric/fabric_feature.h"
+#include "host/host.h"
 #include <stdlib.h>
 #include <string.h>
-
-extern const struct cmd_def array_cmds[];
-extern const struct feature array_feature, fabric_feature, host_feature;
 
 static const struct owned_table tables[] = {{NULL, NULL}}; /* its tables are the lab's (topology) */
 
@@ -30,7 +29,7 @@ static void *create(struct lab *lab, engine_t *e, struct ipnet *net)
     if (!s)
         abort();
     s->n = array_hosts(lab, s->host, 64);
-    struct hostnet *hn = lab_feature_state(lab, &host_feature); /* declared before: its list place */
+    struct hostnet *hn = hostnet_of_lab(lab); /* declared before: its list place */
     for (int i = 0; i < s->n; i++) {
         s->a[i] = array_new(e);
         s->iscsi[i] = hn ? iscsi_target_new(s->a[i], hn, s->host[i]) : NULL;
@@ -69,7 +68,7 @@ static void attach(struct lab *lab, struct array *a, const struct array_row *r)
         return;
     memcpy(nwwn, pwwn, 8);
     nwwn[1] &= 0x0f; /* the node name: 20:14:... -> 20:04:..., as the DS3000 family's [G] */
-    array_fc_attach(a, lab_feature_state(lab, &fabric_feature), sw, r->vsan, pwwn, nwwn,
+    array_fc_attach(a, fabric_of_lab(lab), sw, r->vsan, pwwn, nwwn,
                     lab_switch_name(lab, lab_switch_count(lab) + r->host));
 }
 

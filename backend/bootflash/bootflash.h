@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
+#include "grammar.h"
 
 struct lab;
 
@@ -35,5 +36,10 @@ int bootflash_save(struct session *s, const char *path, const unsigned char *dat
 /* Every file by name: fn(ctx, name, size, mtime). */
 void bootflash_each(struct lab *lab, int sw, void (*fn)(void *ctx, const char *name, long long size, time_t mtime),
                     void *ctx);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature bootflash_feature;
+extern const struct cmd_def bootflash_cmds[];
 
 #endif

@@ -1,8 +1,7 @@
 /* bootflash: its commands. Its table belongs to the lab (storage, not
  * configuration: lab_owned_tables), so the feature owns none. */
 #include "feature.h"
-
-extern const struct cmd_def bootflash_cmds[];
+#include "bootflash.h"
 
 const struct feature bootflash_feature = {
     .name = "bootflash",

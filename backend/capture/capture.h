@@ -12,6 +12,7 @@
 #define MDSIM_CAPTURE_H
 #include <stdbool.h>
 #include <stdio.h>
+#include "grammar.h"
 
 struct ipnet;
 struct capture;
@@ -59,5 +60,10 @@ unsigned long capture_frames(const struct capture *c);
 bool capture_done(const struct capture *c);
 /* Stops (the tap is removed), flushes; true when every write succeeded. */
 bool capture_stop(struct capture *c);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature capture_feature;
+extern const struct cmd_def capture_cmds[];
 
 #endif

@@ -1,8 +1,7 @@
 /* capture: ethanalyzer on a data plane port (capture_cmds.c); the writer
  * is capture.c, the tap ipnet's. No table, no engine part of its own. */
 #include "feature.h"
-
-extern const struct cmd_def capture_cmds[];
+#include "capture.h"
 
 const struct feature capture_feature = {
     .name = "capture",

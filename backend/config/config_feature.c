@@ -1,8 +1,7 @@
 /* Showing, saving and reloading the configuration. The startup
  * configuration belongs to the lab (a reload keeps it). */
 #include "feature.h"
-
-extern const struct cmd_def config_cmds[];
+#include "running.h"
 
 const struct feature config_feature = {
     .name = "config",

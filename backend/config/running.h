@@ -3,6 +3,7 @@
 #define MDSIM_RUNNING_H
 #include <stdbool.h>
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 struct session;
@@ -24,5 +25,10 @@ int running_config_reload(struct lab *lab, int sw, strbuf *report);
  * is (`copy startup-config running-config`): a merge, no reset. Reports
  * and returns as running_config_reload. */
 int running_config_merge_startup(struct lab *lab, int sw, strbuf *report);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature config_feature;
+extern const struct cmd_def config_cmds[];
 
 #endif

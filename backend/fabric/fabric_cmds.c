@@ -4,19 +4,18 @@
 #include "feature.h"
 #include "lab/lab.h"
 #include "fabric.h"
+#include "fabric_feature.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-extern const struct feature fabric_feature;
 
 #define ECHO_PAYLOAD 4u /* the ELS ECHO command word: 28 bytes with the header */
 
 static struct fabric *fabric_of(struct session *s)
 {
     lab_reconcile(s->lab);
-    return lab_feature_state(s->lab, &fabric_feature);
+    return fabric_of_lab(s->lab);
 }
 
 /* The destination: an FCID typed in hex, or a pWWN the name server knows. */

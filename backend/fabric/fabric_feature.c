@@ -9,9 +9,8 @@
 #include "vsan/vsan_store.h"
 #include "zone/zone.h"
 #include "fcdomain/fcdomain.h"
+#include "fabric_feature.h"
 #include <string.h>
-
-extern const struct cmd_def fabric_cmds[];
 
 static void *fabric_create(struct lab *lab, engine_t *e, struct ipnet *net)
 {
@@ -56,6 +55,8 @@ static void reconcile(struct lab *lab, struct ipnet *net, void *state)
         fabric_set_zone_permit(state, sw, &v);
     }
 }
+
+struct fabric *fabric_of_lab(struct lab *lab) { return lab_feature_state(lab, &fabric_feature); }
 
 const struct feature fabric_feature = {
     .name = "fabric",

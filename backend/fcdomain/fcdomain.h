@@ -6,6 +6,7 @@
 #define MDSIM_FCDOMAIN_H
 #include <stdbool.h>
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -25,5 +26,10 @@ void fcdomain_each(struct lab *lab, int sw, void (*fn)(void *ctx, const struct f
 /* Running-config: `fcdomain domain N static vsan V` lines, after the vsan
  * database. */
 void fcdomain_render(struct lab *lab, int sw, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature fcdomain_feature;
+extern const struct cmd_def fcdomain_cmds[];
 
 #endif

@@ -9,17 +9,16 @@
 #include "system/system.h"
 #include "vsan/vsan.h"
 #include "fcdomain.h"
+#include "fabric/fabric_feature.h"
 #include <stdio.h>
 #include <string.h>
-
-extern const struct feature fabric_feature;
 
 #define CONFIGURED_FABRIC_NAME "20:01:00:05:30:00:28:df" /* an MDS's default */
 
 static struct fabric *fabric_of(struct session *s)
 {
     lab_reconcile(s->lab);
-    return lab_feature_state(s->lab, &fabric_feature);
+    return fabric_of_lab(s->lab);
 }
 
 /* The VSANs of the list, all on the switch, or an error naming the first

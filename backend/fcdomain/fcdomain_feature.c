@@ -5,8 +5,6 @@
 #include "feature.h"
 #include "fcdomain.h"
 
-extern const struct cmd_def fcdomain_cmds[];
-
 static const struct owned_table tables[] = {{"fcdomain_domain", NULL}, {NULL, NULL}};
 
 const struct feature fcdomain_feature = {

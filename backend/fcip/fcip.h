@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "strbuf.h"
 #include "vsan/vsan.h"
+#include "session_host.h"
 
 struct lab;
 struct iftype;
@@ -84,5 +85,15 @@ void fcip_render_profiles(struct lab *lab, int sw, strbuf *out);
 void fcip_render_ifs(struct lab *lab, int sw, strbuf *out, int id);
 /* `  switchport trunk allowed vsan ...` lines of a non-default list. */
 void fcip_render_allowed(strbuf *out, const struct vsan_set *allowed);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature fcip_feature;
+extern const struct cmd_def fcip_cmds[];
+extern const struct value_source fcip_values[];
+extern const struct mode_check fcip_mode_checks[];
+/* fcip_show.c's handlers for fcip_cmds. */
+int fcip_show_profile(struct session *s, const struct cmd_args *a);
+int fcip_show_running(struct session *s, int id);
 
 #endif

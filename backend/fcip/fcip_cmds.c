@@ -348,9 +348,6 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-int fcip_show_profile(struct session *s, const struct cmd_args *a);
-int fcip_show_running(struct session *s, int id);
-
 static int show_running(struct session *s, const struct cmd_args *a)
 {
     (void)a;

@@ -6,10 +6,6 @@
 #include "fcip_engine.h"
 #include "fcip_record.h"
 
-extern const struct cmd_def fcip_cmds[];
-extern const struct value_source fcip_values[];
-extern const struct mode_check fcip_mode_checks[];
-
 /* Interfaces before the profiles they use. */
 static const struct owned_table tables[] = {{"fcip_if", NULL}, {"fcip_profile", NULL}, {NULL, NULL}};
 

@@ -12,14 +12,13 @@
 #include "fctimer/fctimer.h"
 #include "pchan.h"
 #include "portchannel/portchannel.h"
+#include "fabric/fabric_feature.h"
 #include <stdio.h>
 #include <string.h>
 
-extern const struct feature fabric_feature;
-
 void *fcip_engine_create(struct lab *lab, engine_t *e, struct ipnet *net)
 {
-    struct fcip_engine *fe = fcip_engine_new(e, net, lab_feature_state(lab, &fabric_feature));
+    struct fcip_engine *fe = fcip_engine_new(e, net, fabric_of_lab(lab));
     fcip_engine_on_change(fe, fcip_log_change, lab);
     pchan_on_change(fcip_engine_pchans(fe), pc_log_change, lab);
     return fe;
@@ -126,7 +125,6 @@ void fcip_engine_reconcile(struct lab *lab, struct ipnet *net, void *state)
 
 struct pchan_set *fcip_live_pchans(struct lab *lab)
 {
-    extern const struct feature fcip_feature;
     lab_reconcile(lab);
     struct fcip_engine *fe = lab_feature_state(lab, &fcip_feature);
     return fe ? fcip_engine_pchans(fe) : NULL;
@@ -134,7 +132,6 @@ struct pchan_set *fcip_live_pchans(struct lab *lab)
 
 struct fcip_tunnel *fcip_live(struct lab *lab, int sw, int id)
 {
-    extern const struct feature fcip_feature;
     lab_reconcile(lab);
     struct fcip_engine *fe = lab_feature_state(lab, &fcip_feature);
     return fe ? fcip_tunnel_find(fe, sw, id) : NULL;

@@ -4,6 +4,7 @@
 #ifndef MDSIM_FCTIMER_H
 #define MDSIM_FCTIMER_H
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -19,5 +20,10 @@ void fctimer_get(struct lab *lab, int sw, struct fctimer_conf *c);
 void fctimer_set(struct lab *lab, int sw, const struct fctimer_conf *c);
 /* Running-config: a line per timer that is not at its default. */
 void fctimer_render(struct lab *lab, int sw, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature fctimer_feature;
+extern const struct cmd_def fctimer_cmds[];
 
 #endif

@@ -3,8 +3,6 @@
 #include "feature.h"
 #include "fctimer.h"
 
-extern const struct cmd_def fctimer_cmds[];
-
 static const struct owned_table tables[] = {{"fctimer", NULL}, {NULL, NULL}};
 
 const struct feature fctimer_feature = {

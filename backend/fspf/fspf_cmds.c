@@ -17,12 +17,11 @@
 #include "vsan/vsan.h"
 #include "fspf_conf.h"
 #include "portchannel/portchannel.h"
+#include "fabric/fabric_feature.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-extern const struct feature fabric_feature;
 
 #define LINKS_MAX 512 /* an LSR's links shown: 255 fcip interfaces, twice over */
 #define LS_REFRESH_S 1800u
@@ -31,7 +30,7 @@ extern const struct feature fabric_feature;
 struct fabric *fspf_fabric(struct session *s)
 {
     lab_reconcile(s->lab);
-    return lab_feature_state(s->lab, &fabric_feature);
+    return fabric_of_lab(s->lab);
 }
 
 static void dom_text(int dom, char *buf, size_t n) { snprintf(buf, n, "0x%02x(%d)", dom, dom); }

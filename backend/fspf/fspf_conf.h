@@ -5,6 +5,7 @@
 #ifndef MDSIM_FSPF_CONF_H
 #define MDSIM_FSPF_CONF_H
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -32,5 +33,10 @@ struct session;
 struct cmd_args;
 struct fabric *fspf_fabric(struct session *s);
 int fspf_fctrace(struct session *s, const struct cmd_args *a);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature fspf_feature;
+extern const struct cmd_def fspf_cmds[];
 
 #endif

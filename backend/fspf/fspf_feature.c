@@ -7,8 +7,7 @@
 #include "lab/lab.h"
 #include "fabric/fabric.h"
 #include "fspf_conf.h"
-
-extern const struct cmd_def fspf_cmds[];
+#include "fabric/fabric_feature.h"
 
 static void set_cost(void *ctx, const struct fspf_if_conf *c)
 {
@@ -22,8 +21,7 @@ static void reconcile(struct lab *lab, struct ipnet *net, void *state)
 {
     (void)net;
     (void)state;
-    extern const struct feature fabric_feature;
-    struct fabric *fab = lab_feature_state(lab, &fabric_feature);
+    struct fabric *fab = fabric_of_lab(lab);
     for (int sw = 0; fab && sw < lab_switch_count(lab); sw++) {
         void *ctx[2] = {fab, &sw};
         fabric_costs_clear(fab, sw);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "hostnet.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -22,5 +23,15 @@ uint32_t host_address_of(struct lab *lab, const char *name);
 struct hostnet *host_declare(struct lab *lab, struct ipnet *net);
 /* The hosts' engine part, brought in line with the store (NULL: no host). */
 struct hostnet *host_engine(struct lab *lab);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature host_feature;
+extern const struct cmd_def host_cmds[];
+/* `ping` from a host (host_ping.c). */
+int host_cmd_ping(struct session *s, const struct cmd_args *a);
+/* host_engine's state as it is (no reconcile, NULL without hosts): for a
+ * later feature's engine_new, run while the engine is built. */
+struct hostnet *hostnet_of_lab(struct lab *lab);
 
 #endif

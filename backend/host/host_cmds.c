@@ -418,8 +418,6 @@ static int cmd_logout(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-int host_cmd_ping(struct session *s, const struct cmd_args *a);
-
 const struct cmd_def host_cmds[] = {
     {M(MODE_HOST), "netperf [<options:line>]",
      "netperf: Network benchmark against a netserver (netperf 2.7)\n"

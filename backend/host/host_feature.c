@@ -5,9 +5,6 @@
 #include "host.h"
 #include "lab/lab.h"
 
-extern const struct cmd_def host_cmds[];
-extern const struct feature host_feature;
-
 static void *host_engine_new(struct lab *lab, engine_t *e, struct ipnet *net)
 {
     (void)e;
@@ -19,8 +16,10 @@ static void host_engine_free(void *state) { hostnet_free(state); }
 struct hostnet *host_engine(struct lab *lab)
 {
     lab_ipnet(lab); /* the engine in line with the store first */
-    return lab_feature_state(lab, &host_feature);
+    return hostnet_of_lab(lab);
 }
+
+struct hostnet *hostnet_of_lab(struct lab *lab) { return lab_feature_state(lab, &host_feature); }
 
 const struct feature host_feature = {
     .name = "host",

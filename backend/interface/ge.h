@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 struct iftype;
@@ -32,5 +33,22 @@ bool ge_ip_overlap(struct lab *lab, int sw, int slot, int port, uint32_t ip, uin
 void ge_render_config(struct lab *lab, int sw, strbuf *out, int slot, int port);
 /* Every port of the switch with its defaults (`show running-config all`). */
 void ge_render_all(struct lab *lab, int sw, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature interface_feature;
+extern const struct cmd_def ge_cmds[];
+/* Shows and counters of the ports (ge_show.c, ge_ips_show.c): handlers
+ * for ge_cmds and the interface feature's hooks. */
+int ge_show_interface(struct session *s, const struct cmd_args *a);
+int ge_clear_counters(struct session *s, const struct cmd_args *a);
+int ge_show_ips_stats(struct session *s, const struct cmd_args *a);
+int ge_show_ips_arp(struct session *s, const struct cmd_args *a);
+int ge_show_ips_route(struct session *s, const struct cmd_args *a);
+void ge_show_all(struct session *s);
+void ge_show_brief(struct session *s);
+void ge_show_descriptions(struct session *s);
+void ge_show_all_counters(struct session *s);
+void ge_clear_all_counters(struct session *s);
 
 #endif

@@ -170,12 +170,6 @@ static int cmd_shutdown(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-int ge_show_interface(struct session *s, const struct cmd_args *a);
-int ge_clear_counters(struct session *s, const struct cmd_args *a);
-int ge_show_ips_stats(struct session *s, const struct cmd_args *a);
-int ge_show_ips_arp(struct session *s, const struct cmd_args *a);
-int ge_show_ips_route(struct session *s, const struct cmd_args *a);
-
 /* Every interface type of the registry, in list order. */
 static int show_all(struct session *s, const struct cmd_args *a)
 {

@@ -7,13 +7,6 @@
 #include "ipnet/ipnet.h"
 #include "ge_log.h"
 
-extern const struct cmd_def ge_cmds[];
-void ge_show_all(struct session *s);
-void ge_show_brief(struct session *s);
-void ge_show_descriptions(struct session *s);
-void ge_show_all_counters(struct session *s);
-void ge_clear_all_counters(struct session *s);
-
 static const struct owned_table tables[] = {{"ge_port", NULL}, {NULL, NULL}};
 
 static void render(struct lab *lab, int sw, strbuf *out)

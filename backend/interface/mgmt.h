@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 struct iftype;
@@ -27,5 +28,10 @@ struct session;
 void mgmt_show(struct session *s);
 void mgmt_show_all(struct session *s);
 void mgmt_show_brief(struct session *s);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature mgmt_feature;
+extern const struct cmd_def mgmt_cmds[];
 
 #endif

@@ -3,8 +3,6 @@
 #include "feature.h"
 #include "mgmt.h"
 
-extern const struct cmd_def mgmt_cmds[];
-
 static const struct owned_table tables[] = {{"mgmt_port", NULL}, {NULL, NULL}};
 
 /* MDS prints mgmt0 among the global settings, before `switchname` and the

@@ -4,6 +4,7 @@
 #define MDSIM_PING_CMDS_H
 #include <stdbool.h>
 #include "ipnet.h"
+#include "grammar.h"
 
 struct session;
 
@@ -12,5 +13,10 @@ struct session;
  * ping stopped during a long timeout leaves the lab clock where the wall
  * is: other sessions' sleeps and pings do not inherit the wait. */
 bool ping_settle(struct session *s, struct ipnet_ping *p, int i);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature ipnet_feature;
+extern const struct cmd_def ping_cmds[];
 
 #endif

@@ -5,6 +5,7 @@
 #define MDSIM_ISCSI_H
 #include <stdbool.h>
 #include "strbuf.h"
+#include "session_host.h"
 
 struct lab;
 struct iftype;
@@ -35,5 +36,15 @@ void iscsi_render_modules(struct lab *lab, int sw, strbuf *out);
 void iscsi_render_ifs(struct lab *lab, int sw, strbuf *out);
 /* Every interface with its defaults, for `show running-config all`. */
 void iscsi_render_all_ifs(struct lab *lab, int sw, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature iscsi_feature;
+extern const struct cmd_def iscsi_cmds[];
+extern const struct mode_check iscsi_mode_checks[];
+/* iscsi_show.c: the handler of `show interface iscsi` and the feature's hooks. */
+int iscsi_show_interface(struct session *s, const struct cmd_args *a);
+void iscsi_show_all(struct session *s);
+void iscsi_show_brief(struct session *s);
 
 #endif

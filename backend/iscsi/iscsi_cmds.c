@@ -85,8 +85,6 @@ static int cmd_description(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-int iscsi_show_interface(struct session *s, const struct cmd_args *a);
-
 static const char *const gate_help = "feature: Command to enable/disable features\niscsi: Enable/Disable iSCSI";
 static const char *const enable_help = "iscsi: Configure iSCSI\nenable: Enable/Disable iSCSI";
 

@@ -3,11 +3,6 @@
 #include "feature.h"
 #include "iscsi.h"
 
-extern const struct cmd_def iscsi_cmds[];
-extern const struct mode_check iscsi_mode_checks[];
-void iscsi_show_all(struct session *s);
-void iscsi_show_brief(struct session *s);
-
 /* Interfaces before the modules they hang on. */
 static const struct owned_table tables[] = {{"iscsi_if", NULL}, {"iscsi_module", NULL}, {NULL, NULL}};
 

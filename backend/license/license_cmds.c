@@ -5,6 +5,7 @@
 #include "lab/lab.h"
 #include "lab/catalog.h"
 #include "fcip/fcip.h"
+#include "license.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,7 @@
 /* Feature and license status: what `show feature` and `show license
  * usage` report. No configuration of its own. */
 #include "feature.h"
-
-extern const struct cmd_def license_cmds[];
+#include "license.h"
 
 const struct feature license_feature = {
     .name = "license",

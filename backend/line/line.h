@@ -3,6 +3,7 @@
 #ifndef MDSIM_LINE_H
 #define MDSIM_LINE_H
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -13,5 +14,10 @@ enum line_kind { LINE_CONSOLE, LINE_VTY };
 int line_idle_seconds(struct lab *lab, int sw, enum line_kind k, int fallback);
 
 void line_render_config(struct lab *lab, int sw, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature line_feature;
+extern const struct cmd_def line_cmds[];
 
 #endif

@@ -2,8 +2,6 @@
 #include "feature.h"
 #include "line.h"
 
-extern const struct cmd_def line_cmds[];
-
 static const struct owned_table tables[] = {{"line_config", NULL}, {NULL, NULL}};
 
 const struct feature line_feature = {

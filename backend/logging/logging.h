@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#include "grammar.h"
 
 struct lab;
 struct feature;
@@ -102,5 +103,8 @@ extern const struct logging_facility logging_facilities[]; /* ends with {NULL} *
 void logging_show_all(struct session *s);
 void logging_show_levels(struct session *s, const char *only);
 void logging_show_messages(struct session *s, int last, time_t from, time_t to);
+
+/* Its command table (logging_feature: above). */
+extern const struct cmd_def logging_cmds[];
 
 #endif

@@ -5,8 +5,6 @@
 #include "feature.h"
 #include "logging.h"
 
-extern const struct cmd_def logging_cmds[];
-
 /* A reload clears the logfile, as a switch's lives in memory until it
  * reboots (mds-cli-15-failures.md §15.2); `write erase` leaves it. */
 static const struct owned_table tables[] = {{"syslog_message", NULL}, {"logging_config", NULL}, {NULL, NULL}};

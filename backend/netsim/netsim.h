@@ -9,6 +9,7 @@
 #define MDSIM_NETSIM_H
 #include <stdbool.h>
 #include "netsim/pipe.h"
+#include "grammar.h"
 
 struct lab;
 struct ipnet;
@@ -58,5 +59,14 @@ void netsim_pairs_each(struct lab *lab, int sw, void (*fn)(void *ctx, int, int, 
  * data plane (ipnet_bridge), then configures the ingress pipe of each
  * bridged port from the store. */
 void netsim_reconcile(struct lab *lab, struct ipnet *net, void *state);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature netsim_feature;
+extern const struct cmd_def netsim_cmds[];
+/* netsim_show.c's handlers for netsim_cmds. */
+int netsim_show(struct session *s, const struct cmd_args *a);
+int netsim_show_stats(struct session *s, const struct cmd_args *a);
+int netsim_clear_stats(struct session *s, const struct cmd_args *a);
 
 #endif

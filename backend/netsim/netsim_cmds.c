@@ -125,10 +125,6 @@ static int cmd_reorder(struct session *s, const struct cmd_args *a)
                 nth ? arg_num(a, "packet", 0) : arg_num(a, "percentage", 0), arg_num(a, "packets", 0));
 }
 
-int netsim_show(struct session *s, const struct cmd_args *a);
-int netsim_show_stats(struct session *s, const struct cmd_args *a);
-int netsim_clear_stats(struct session *s, const struct cmd_args *a);
-
 #define DROP_HELP                                                                                           \
     NETSIM_WORDS "drop: Drop packets\n"                                                                     \
                  "nth: Drop every nth packet\n"                                                             \

@@ -6,8 +6,6 @@
 #include "sanext/sanext.h"
 #include "netsim_record.h"
 
-extern const struct cmd_def netsim_cmds[];
-
 static const struct owned_table tables[] = {{"netsim_ingress", NULL}, {"netsim_pair", NULL}, {NULL, NULL}};
 
 const struct feature netsim_feature = {

@@ -7,10 +7,6 @@
 #include "pc_render.h"
 #include "pc_show.h"
 
-extern const struct cmd_def portchannel_cmds[];
-extern const struct value_source portchannel_values[];
-extern const struct mode_check portchannel_mode_checks[];
-
 /* Members before the channels they name. */
 static const struct owned_table tables[] = {{"port_channel_member", NULL}, {"port_channel", NULL}, {NULL, NULL}};
 

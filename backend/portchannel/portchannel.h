@@ -8,6 +8,7 @@
 #include "strbuf.h"
 #include "fcip/fcip.h" /* enum fcip_trunk_mode */
 #include "vsan/vsan.h"
+#include "session_host.h"
 
 struct lab;
 struct iftype;
@@ -36,5 +37,12 @@ int pc_ids(struct lab *lab, int sw, int ids[PC_ID_MAX]);
 
 /* Running-config: the member's `channel-group N force` line. */
 void pc_render_member(struct lab *lab, int sw, int fcip_id, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature portchannel_feature;
+extern const struct cmd_def portchannel_cmds[];
+extern const struct value_source portchannel_values[];
+extern const struct mode_check portchannel_mode_checks[];
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "strbuf.h"
 #include "ipnet/ipnet.h"
+#include "grammar.h"
 
 struct lab;
 struct session;
@@ -25,5 +26,10 @@ void route_show_head(struct session *s, int slot, int port);
 /* The S lines of `show ips ip route interface ...`: the routes of the
  * session's switch that leave by that port (slot 0: every port). */
 void route_show_static(struct session *s, int slot, int port);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature route_feature;
+extern const struct cmd_def route_cmds[];
 
 #endif

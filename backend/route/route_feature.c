@@ -5,8 +5,6 @@
 #include "lab/lab.h"
 #include "route.h"
 
-extern const struct cmd_def route_cmds[];
-
 static const struct owned_table tables[] = {{"ip_route", NULL}, {NULL, NULL}};
 
 static void *route_engine_new(struct lab *lab, engine_t *e, struct ipnet *net)

@@ -2,6 +2,7 @@
  * that act on it, and its shows (sanext_show.c). */
 #ifndef MDSIM_SANEXT_H
 #define MDSIM_SANEXT_H
+#include "session_host.h"
 
 struct lab;
 struct session;
@@ -29,5 +30,12 @@ int sanext_show_nport(struct session *s, const struct cmd_args *a);
          "vsan <vid:1-4093@sanext-vsan> "                                                                          \
          "[counters]",                                                                                            \
          SANEXT_SHOW_HELP, sanext_show_nport, CMD_PIPE, &sanext_gate, 0}
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature sanext_feature;
+extern const struct cmd_def sanext_cmds[];
+extern const struct value_source sanext_values[];
+extern const struct mode_check sanext_mode_checks[];
 
 #endif

@@ -9,13 +9,9 @@
 #include "sanext_store.h"
 #include "tuner.h"
 #include "bootflash/bootflash.h"
+#include "fabric/fabric_feature.h"
 #include <stdlib.h>
 #include <string.h>
-
-extern const struct cmd_def sanext_cmds[];
-extern const struct value_source sanext_values[];
-extern const struct mode_check sanext_mode_checks[];
-extern const struct feature fabric_feature, sanext_feature;
 
 static const struct owned_table tables[] = {
     {"sanext_cmd", NULL}, {"sanext_nport", NULL}, {"sanext_node", NULL}, {NULL, NULL}};
@@ -23,7 +19,7 @@ static const struct owned_table tables[] = {
 static void *create(struct lab *lab, engine_t *e, struct ipnet *net)
 {
     (void)net;
-    return tuner_new(e, lab_feature_state(lab, &fabric_feature));
+    return tuner_new(e, fabric_of_lab(lab));
 }
 
 static void destroy(void *state) { tuner_free(state); }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "grammar.h"
 
 struct lab;
 struct series;
@@ -81,5 +82,10 @@ bool series_write_json_from(const struct series *s, uint64_t next, FILE *f);
  * dir/plots.gp, a gnuplot script drawing the same from csv_path. False
  * with a message in err when a file could not be written. */
 bool series_write_plots(const struct series *s, const char *dir, const char *csv_path, char *err, size_t errlen);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature series_feature;
+extern const struct cmd_def series_cmds[];
 
 #endif

@@ -1,8 +1,7 @@
 /* series: the CLI of the lab's time series (series_cmds.c). The
  * recording is the lab's (lab_set_observer), no table, no engine part. */
 #include "feature.h"
-
-extern const struct cmd_def series_cmds[];
+#include "series.h"
 
 const struct feature series_feature = {
     .name = "series",

@@ -1,6 +1,7 @@
 #ifndef MDSIM_SYSTEM_H
 #define MDSIM_SYSTEM_H
 #include <stddef.h>
+#include "grammar.h"
 
 struct session;
 struct cmd_args;
@@ -26,5 +27,10 @@ int system_modules(struct session *s, struct module_row *rows, int max);
 /* Serial numbers, the same in every show command that prints them. */
 void system_module_serial(struct session *s, int slot, char *buf, size_t n);
 void system_chassis_serial(struct session *s, char *buf, size_t n);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature system_feature;
+extern const struct cmd_def system_cmds[];
 
 #endif

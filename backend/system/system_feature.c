@@ -1,8 +1,7 @@
 /* The switch's identity, clock and terminal (`switchname`, `show version`...). */
 #include "feature.h"
 #include "lab/lab.h"
-
-extern const struct cmd_def system_cmds[];
+#include "system.h"
 
 static void render_switchname(struct lab *lab, int sw, strbuf *out)
 {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "session.h"
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -46,5 +47,10 @@ bool user_check_session(struct session *s);
 
 /* True while some switch of the lab still lets admin in with "admin". */
 bool user_default_admin_left(struct lab *lab);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature user_feature;
+extern const struct cmd_def user_cmds[];
 
 #endif

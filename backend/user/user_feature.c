@@ -2,8 +2,6 @@
 #include "feature.h"
 #include "user.h"
 
-extern const struct cmd_def user_cmds[];
-
 /* admin stays, with its password: a reset switch must stay reachable */
 static const struct owned_table tables[] = {{"user_account", "name = 'admin'"}, {NULL, NULL}};
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "strbuf.h"
+#include "grammar.h"
 
 struct lab;
 
@@ -50,5 +51,10 @@ void vsan_src_dst_ids(struct lab *lab, int sw, struct vsan_set *out);
  * one of port memberships, printed after the interfaces it names. */
 void vsan_render_vsans(struct lab *lab, int sw, strbuf *out);
 void vsan_render_members(struct lab *lab, int sw, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature vsan_feature;
+extern const struct cmd_def vsan_cmds[];
 
 #endif

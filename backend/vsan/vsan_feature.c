@@ -5,8 +5,6 @@
 #include "feature.h"
 #include "vsan.h"
 
-extern const struct cmd_def vsan_cmds[];
-
 static const struct owned_table tables[] = {{"vsan_member", NULL}, {"vsan", NULL}, {NULL, NULL}};
 
 const struct feature vsan_feature = {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "strbuf.h"
+#include "session_host.h"
 
 struct lab;
 
@@ -80,5 +81,16 @@ int zone_walk(struct lab *lab, int sw, enum zone_walk what, int vsan, const char
 /* Running-config: default-zone lines, then per VSAN its active and full
  * database sections as NX-OS prints them. */
 void zone_render(struct lab *lab, int sw, strbuf *out);
+
+/* The feature's entry in the registry (backend/features.c) and its tables. */
+struct feature;
+extern const struct feature zone_feature;
+extern const struct cmd_def zone_cmds[];
+extern const struct mode_check zone_mode_checks[];
+/* zone_show.c's handlers for zone_cmds. */
+int zone_show_zone(struct session *s, const struct cmd_args *a);
+int zone_show_zoneset(struct session *s, const struct cmd_args *a);
+int zone_show_active(struct session *s, const struct cmd_args *a);
+int zone_show_status(struct session *s, const struct cmd_args *a);
 
 #endif

@@ -165,11 +165,6 @@ const struct mode_check zone_mode_checks[] = {
     {MODE_EXEC, NULL, NULL},
 };
 
-int zone_show_zone(struct session *s, const struct cmd_args *a);
-int zone_show_zoneset(struct session *s, const struct cmd_args *a);
-int zone_show_active(struct session *s, const struct cmd_args *a);
-int zone_show_status(struct session *s, const struct cmd_args *a);
-
 static const char *const dz_help = "zone: Zone configuration commands\n"
                                    "default-zone: Configure default zone policy\n"
                                    "permit: Permit traffic between members of the default zone\n"

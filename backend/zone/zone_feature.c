@@ -7,12 +7,9 @@
 #include "fabric/zoning.h"
 #include "lab/lab.h"
 #include "zone.h"
+#include "fabric/fabric_feature.h"
 #include <stdlib.h>
 #include <string.h>
-
-extern const struct cmd_def zone_cmds[];
-extern const struct mode_check zone_mode_checks[];
-extern const struct feature fabric_feature;
 
 /* Per switch and VSAN the activation last handed over (0: none): a hash
  * of its content and its time, so the same zoneset activated again is
@@ -104,7 +101,7 @@ static void reconcile(struct lab *lab, struct ipnet *net, void *state)
 {
     (void)net;
     struct zone_engine *z = state;
-    struct fabric *fab = lab_feature_state(lab, &fabric_feature);
+    struct fabric *fab = fabric_of_lab(lab);
     struct pass p;
     for (int sw = 0; sw < z->nsw && fab; sw++) {
         memset(p.seen, 0, sizeof p.seen);

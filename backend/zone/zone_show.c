@@ -9,12 +9,11 @@
 #include "fabric/fabric.h"
 #include "fabric/zoning.h"
 #include "zone.h"
+#include "fabric/fabric_feature.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-extern const struct feature fabric_feature;
 
 /* A member as `show zone` and `show zoneset` print it: `pwwn ...` under
  * its zone's line. */
@@ -141,7 +140,7 @@ static void active_member(struct session *s, const struct logins *l, const struc
 static struct fabric *fabric_of(struct session *s)
 {
     lab_reconcile(s->lab);
-    return lab_feature_state(s->lab, &fabric_feature);
+    return fabric_of_lab(s->lab);
 }
 
 int zone_show_active(struct session *s, const struct cmd_args *a)
