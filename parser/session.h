@@ -8,6 +8,9 @@
  */
 #ifndef MDSIM_SESSION_H
 #define MDSIM_SESSION_H
+#ifdef MDSIM_ENGINE_OBJECT /* defined for the engine objects only: CMakeLists.txt */
+#error "an engine object includes neither the lab nor a session (docs/include-layers.md)"
+#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -4,6 +4,9 @@
  */
 #ifndef MDSIM_LAB_H
 #define MDSIM_LAB_H
+#ifdef MDSIM_ENGINE_OBJECT /* defined for the engine objects only: CMakeLists.txt */
+#error "an engine object includes neither the lab nor a session (docs/include-layers.md)"
+#endif
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
