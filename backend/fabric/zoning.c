@@ -60,12 +60,19 @@ static int zone_cmp(const void *a, const void *b)
     return strcmp(((const struct zs_zone *)a)->name, ((const struct zs_zone *)b)->name);
 }
 
+/* qsort's array must not be NULL, even for no elements (C11 7.22.5). */
+static void sort(void *base, int n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, (size_t)n, size, cmp);
+}
+
 void zs_canon(struct zoneset_db *db)
 {
-    qsort(db->z, (size_t)db->nzones, sizeof *db->z, zone_cmp);
+    sort(db->z, db->nzones, sizeof *db->z, zone_cmp);
     for (int i = 0; i < db->nzones; i++) {
         struct zs_zone *z = &db->z[i];
-        qsort(z->m, (size_t)z->n, sizeof *z->m, member_cmp);
+        sort(z->m, z->n, sizeof *z->m, member_cmp);
         int k = 0;
         for (int j = 0; j < z->n; j++)
             if (k == 0 || member_cmp(&z->m[k - 1], &z->m[j]) != 0)
