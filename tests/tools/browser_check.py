@@ -80,8 +80,11 @@ def run(driver):
     driver.find_element(By.ID, "password").send_keys("admin")
     driver.find_element(By.ID, "login-button").click()
     wait(driver, "the lab", lambda: driver.find_element(By.ID, "lab").is_displayed(), timeout=40)
-    c = [c for c in driver.get_cookies() if c["name"] == "mdsim_session"]
-    if not c or not c[0].get("httpOnly") or c[0].get("sameSite") != "Strict":
+    # The browser may store the cookie a moment after the page has its
+    # answer (seen on a loaded machine): wait for it, then check it.
+    c = wait(driver, "the session cookie",
+             lambda: [c for c in driver.get_cookies() if c["name"] == "mdsim_session"])
+    if not c[0].get("httpOnly") or c[0].get("sameSite") != "Strict":
         fail("the session cookie is not HttpOnly and SameSite=Strict: %r" % c)
     print("ok: logged in; the cookie is HttpOnly, SameSite=Strict")
 
