@@ -151,7 +151,7 @@ static int cmd_copy(struct session *s, const struct cmd_args *a)
         free(data);
         return cmd_error(s, "%% bootflash: is full (limit is %d files)", BOOTFLASH_FILES_MAX);
     }
-    bootflash_write(s->lab, s->sw, name, data, len, lab_time(s->lab, NULL));
+    bootflash_write(s->lab, s->sw, name, data, len, lab_time(s->lab, s->sw, NULL));
     free(data);
     cmd_printf(s, "Copy complete.\n");
     return 0;
@@ -166,7 +166,7 @@ int bootflash_save(struct session *s, const char *path, const unsigned char *dat
         return cmd_error(s, "%% File too large: %zu bytes for %s (limit is %d bytes)", len, path, BOOTFLASH_FILE_MAX);
     if (!bootflash_exists(s->lab, s->sw, name) && bootflash_count(s->lab, s->sw) >= BOOTFLASH_FILES_MAX)
         return cmd_error(s, "%% bootflash: is full (limit is %d files)", BOOTFLASH_FILES_MAX);
-    bootflash_write(s->lab, s->sw, name, data, len, lab_time(s->lab, NULL));
+    bootflash_write(s->lab, s->sw, name, data, len, lab_time(s->lab, s->sw, NULL));
     return 0;
 }
 

@@ -13,7 +13,7 @@
 static void header(struct session *s, const char *command)
 {
     char t[64];
-    system_ctime(s->lab, t, sizeof t);
+    system_ctime(s->lab, s->sw, t, sizeof t);
     cmd_printf(s, "!Command: %s\n!Time: %s\n\n", command, t);
 }
 
@@ -62,7 +62,7 @@ static int show_startup(struct session *s, const struct cmd_args *a)
     sqlite3_stmt *st = lab_stmt(s->lab, "SELECT body, saved_at FROM startup_config WHERE switch_id = ?");
     sqlite3_bind_int(st, 1, lab_switch_id(s->lab, s->sw));
     char t[64];
-    system_ctime(s->lab, t, sizeof t);
+    system_ctime(s->lab, s->sw, t, sizeof t);
     cmd_printf(s, "!Command: show startup-config\n!Time: %s\n", t);
     if (sqlite3_step(st) != SQLITE_ROW)
         return 0;
@@ -83,7 +83,7 @@ static int copy_run_start(struct session *s, const struct cmd_args *a)
     sqlite3_stmt *st = lab_stmt(s->lab, "INSERT OR REPLACE INTO startup_config VALUES (?, ?, ?)");
     sqlite3_bind_int(st, 1, lab_switch_id(s->lab, s->sw));
     sqlite3_bind_text(st, 2, sb_str(&body), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 3, (long long)lab_time(s->lab, NULL));
+    sqlite3_bind_int64(st, 3, (long long)lab_time(s->lab, s->sw, NULL));
     lab_step_done(s->lab, st);
     sb_free(&body);
     cmd_printf(s, "[########################################] 100%%\n"

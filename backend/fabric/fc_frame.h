@@ -71,6 +71,7 @@ struct fc_frame {
      * enter TCP, and its encapsulated, compressed size). */
     uint64_t carrier_at;
     uint32_t carrier_len;
+    int64_t carrier_clock_ns; /* its FCIP time stamp: carrier_at on the sending switch's clock, this ahead */
 };
 
 /* Bytes of the frame on the wire, SOF to EOF. */

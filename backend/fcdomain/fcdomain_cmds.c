@@ -114,7 +114,7 @@ static int show_running(struct session *s, const struct cmd_args *a)
 {
     (void)a;
     char t[64];
-    system_ctime(s->lab, t, sizeof t);
+    system_ctime(s->lab, s->sw, t, sizeof t);
     cmd_printf(s, "!Command: show running-config fcdomain\n!Time: %s\n\nversion %s\n", t, SYSTEM_RELEASE);
     fcdomain_render(s->lab, s->sw, &s->out);
     return 0;

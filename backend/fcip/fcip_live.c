@@ -67,7 +67,7 @@ static void vsans(const struct vsan_set *set, strbuf *out)
 
 static void changed_at(struct session *s, uint64_t at_ns, char *buf, size_t n)
 {
-    time_t t = lab_time(s->lab, NULL) - (time_t)((lab_now(s->lab) - at_ns) / ENGINE_NS_PER_SEC);
+    time_t t = lab_time(s->lab, s->sw, NULL) - (time_t)((lab_now(s->lab) - at_ns) / ENGINE_NS_PER_SEC);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, n, "%a %b %e %H:%M:%S %Y", &tm);
@@ -180,7 +180,8 @@ static void counter_lines(struct session *s, const struct view *v)
     cmd_printf(s, "         %llu Class 2/3 frames input, %llu bytes\n",
                (unsigned long long)(r->rx_frames - r->rx_classf_frames),
                (unsigned long long)(r->rx_bytes - r->rx_classf_bytes));
-    cmd_printf(s, "         0 Reass frames\n         0 Error frames timestamp error 0\n");
+    cmd_printf(s, "         0 Reass frames\n         %llu Error frames timestamp error %llu\n",
+               (unsigned long long)r->timestamp_error_frames, (unsigned long long)r->timestamp_error_frames);
     cmd_printf(s, "      %llu frames output, %llu bytes\n", (unsigned long long)r->tx_frames,
                (unsigned long long)r->tx_bytes);
     cmd_printf(s, "         %llu Class F frames output, %llu bytes\n", (unsigned long long)r->tx_classf_frames,

@@ -92,6 +92,9 @@ static void apply_if(void *arg, const struct fcip_if_conf *ic)
         .profile_id = ic->profile,
         .special_frame = ic->special_frame,
         .sf_profile = ic->sf_profile,
+        .time_stamp = ic->time_stamp,
+        .ts_diff_ms = (uint32_t)ic->ts_diff_ms,
+        .clock_off_ns = lab_clock_offset_ns(x->lab, x->sw),
     };
     memcpy(c.sf_peer_wwn, ic->sf_peer_wwn, sizeof c.sf_peer_wwn);
     member_of_channel(x->lab, x->sw, &c);

@@ -49,6 +49,7 @@ static void from_tunnel(struct fcip_tunnel *t, struct fcip_record *r)
     r->tx_classf_frames = st.cf_frames_out, r->tx_classf_bytes = st.cf_bytes_out;
     r->rx_classf_frames = st.cf_frames_in, r->rx_classf_bytes = st.cf_bytes_in;
     r->error_frames = st.dropped;
+    r->timestamp_error_frames = st.ts_errors;
     r->in_rate_bits_per_s = st.in_bps, r->in_rate_frames_per_s = st.in_fps;
     r->out_rate_bits_per_s = st.out_bps, r->out_rate_frames_per_s = st.out_fps;
     r->compress_in_bytes = st.comp_in, r->compress_out_bytes = st.comp_out;

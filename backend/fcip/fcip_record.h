@@ -46,6 +46,7 @@ struct fcip_record {
     uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes;
     uint64_t tx_classf_frames, tx_classf_bytes, rx_classf_frames, rx_classf_bytes;
     uint64_t error_frames; /* given to a link that was down, or over the backlog */
+    uint64_t timestamp_error_frames; /* received, discarded for their time stamp (case P) */
     /* their `5 minutes` rates, now */
     uint64_t in_rate_bits_per_s, in_rate_frames_per_s, out_rate_bits_per_s, out_rate_frames_per_s;
     uint64_t compress_in_bytes, compress_out_bytes; /* before and after the compressor */

@@ -89,7 +89,7 @@ int fcip_show_running(struct session *s, int id)
         snprintf(cmd, sizeof cmd, "show running-config interface fcip%d", id);
     else
         snprintf(cmd, sizeof cmd, "show running-config fcip");
-    system_ctime(s->lab, t, sizeof t);
+    system_ctime(s->lab, s->sw, t, sizeof t);
     cmd_printf(s, "!Command: %s\n!Time: %s\n\nversion %s\n", cmd, t, SYSTEM_RELEASE);
     if (!id) {
         cmd_printf(s, "feature fcip\n");

@@ -83,6 +83,17 @@ static void payload(const struct fc_frame *f, uint8_t *p)
     }
 }
 
+/* The time stamp (NTP format): when the frame entered TCP, on the
+ * sending switch's clock (lab time from CAPTURE_EPOCH_S when its clock
+ * was never set, so such captures repeat byte for byte). */
+static uint8_t *stamp(uint8_t *p, const struct fc_frame *f)
+{
+    int64_t ns = (int64_t)(CAPTURE_EPOCH_S * ENGINE_NS_PER_SEC) + (int64_t)f->carrier_at + f->carrier_clock_ns;
+    uint64_t t = ns > 0 ? (uint64_t)ns : 0; /* a clock set before 1970: not reached, `clock set` says 2000 */
+    p = put(p, NTP_1970 + t / ENGINE_NS_PER_SEC, 4);
+    return put(p, ((t % ENGINE_NS_PER_SEC) << 32) / ENGINE_NS_PER_SEC, 4);
+}
+
 /* The whole encapsulated frame into buf (FCIP_ENCAP_BYTES + FC_HDR_BYTES +
  * FC_PAYLOAD_MAX); returns its length in the stream. */
 static uint32_t encapsulate(const struct fc_frame *f, uint8_t *buf)
@@ -90,16 +101,14 @@ static uint32_t encapsulate(const struct fc_frame *f, uint8_t *buf)
     uint32_t len = f->carrier_len, words = len / 4;
     uint32_t body = len > FCIP_ENCAP_BYTES + FC_HDR_BYTES ? len - FCIP_ENCAP_BYTES - FC_HDR_BYTES : 0;
     /* RFC 3821 5.6: protocol 1 (FCIP) version 1 twice, pFlags 0, flags 0
-     * and the frame length in words, the time stamp (NTP format, lab time
-     * the frame entered TCP), CRC field 0 (not used) */
+     * and the frame length in words, the time stamp, CRC field 0 (not
+     * used) */
     uint8_t *p = pair(pair(buf, 1, 1), 1, 1);
     p = pair(p, 0, 0);
     const uint16_t fl = (uint16_t)(words & 0x3ff);
     p = put(p, fl, 2);
     p = put(p, (uint16_t)~fl, 2);
-    uint64_t t = f->carrier_at;
-    p = put(p, CAPTURE_EPOCH_S + NTP_1970 + t / ENGINE_NS_PER_SEC, 4);
-    p = put(p, ((t % ENGINE_NS_PER_SEC) << 32) / ENGINE_NS_PER_SEC, 4);
+    p = stamp(p, f);
     p += 4;
     uint8_t sof = f->class_f ? SOF_F : first_of_seq(f) ? SOF_I3 : SOF_N3;
     p = pair(p, sof, sof);
@@ -130,9 +139,7 @@ static uint8_t *sf_header(const struct fc_frame *f, const struct fcip_sf *sf, ui
     p = pair(p, sf->changed ? 0x81 : 0x01, 0);
     p = put(p, FCIP_SF_BYTES / 4, 2);
     p = put(p, (uint16_t)~(FCIP_SF_BYTES / 4), 2);
-    uint64_t t = f->carrier_at;
-    p = put(p, CAPTURE_EPOCH_S + NTP_1970 + t / ENGINE_NS_PER_SEC, 4);
-    p = put(p, ((t % ENGINE_NS_PER_SEC) << 32) / ENGINE_NS_PER_SEC, 4);
+    p = stamp(p, f);
     return p + 4;
 }
 

@@ -32,6 +32,9 @@ struct link_params {
     bool write_acc, tape_acc, connector;
     int nconn;
     int e_d_tov_ms, r_a_tov_ms;
+    bool time_stamp; /* the sender checks time stamps: a change of clocks asks again */
+    bool ask;        /* answer with yours (an exchange again after a change of clocks) */
+    bool reject;     /* yours were discarded (case P): the link isolates at both ends */
 };
 
 /* One TCP connection of a tunnel. `t` is NULL once buried: its tcp_conn
@@ -64,6 +67,7 @@ struct fcip_tunnel {
     struct endpoint *ep[2];
     bool connector; /* this end opens the connections, this time */
     bool sent_params, got_params;
+    bool elp_lost; /* a link parameters frame was discarded here or there (case P) */
     struct link_params peer;
     struct vsan_set sent_vsans;
     struct vsan_set up;
@@ -332,6 +336,7 @@ static void sf_send(struct endpoint *ep, const struct fcip_sf *echo)
     f->class_f = true;
     f->ils = sf;
     f->carrier_at = now(t->fe);
+    f->carrier_clock_ns = t->conf.clock_off_ns;
     f->carrier_len = FCIP_SF_BYTES;
     if (!tcp_send(ep->c, FCIP_SF_BYTES, f)) /* a new connection's buffer is empty: not reached */
         fabric_frame_free(t->fe->fab, f);
@@ -528,6 +533,7 @@ static void tunnel_reset(struct fcip_tunnel *t)
         engine_cancel(t->fe->e, t->retry);
     t->retry = 0;
     t->sent_params = t->got_params = false;
+    t->elp_lost = false;
     fspf_link_down(t->fspf);
 }
 
@@ -598,6 +604,7 @@ static void compress_stage(struct fcip_tunnel *t, struct fc_frame *f)
     uint64_t tnow = now(t->fe), start = t->comp_free_at > tnow ? t->comp_free_at : tnow;
     uint32_t payload = f->payload;
     f->carrier_at = tnow;
+    f->carrier_clock_ns = t->conf.clock_off_ns;
     if (mode != FCIP_COMP_OFF) {
         f->carrier_at = start;
         if (f->pattern && payload) {
@@ -707,14 +714,15 @@ static void local_vsans(struct fcip_tunnel *t, struct vsan_set *out)
             vsan_set_add(out, v, v);
 }
 
-static void send_params(struct fcip_tunnel *t)
+static void send_params(struct fcip_tunnel *t, bool ask, bool reject)
 {
     struct link_params *p = malloc(sizeof *p);
     if (!p)
         abort();
     *p = (struct link_params){ILS_CMD_ELP,        t->conf.sw,        t->conf.trunk,     t->conf.allowed, {{0}},
                               t->conf.port_vsan,  t->conf.write_acc, t->conf.tape_acc,  t->connector,
-                              t->conf.nconn,      t->conf.e_d_tov_ms, t->conf.r_a_tov_ms};
+                              t->conf.nconn,      t->conf.e_d_tov_ms, t->conf.r_a_tov_ms, t->conf.time_stamp,
+                              ask,                reject};
     local_vsans(t, &p->vsans);
     t->sent_vsans = p->vsans;
     struct fc_frame *f = fabric_frame_new(t->fe->fab);
@@ -855,7 +863,7 @@ static void bring_up(struct fcip_tunnel *t)
     t->was_isolated = t->st.isolated;
     isl_release(t, true);
     compute_up(t);
-    bool elp = elp_agrees(t);
+    bool elp = elp_agrees(t) && !t->elp_lost;
     if (!elp) /* nothing crosses */
         memset(&t->up, 0, sizeof t->up);
     isl_up(t);
@@ -919,7 +927,7 @@ static void link_check(struct fcip_tunnel *t)
         return;
     if (!t->sent_params) {
         set_state(t, FCIP_INIT, FCIP_CAUSE_INIT);
-        send_params(t);
+        send_params(t, false, false);
     }
     int n = needed(t);
     if (t->connector && n == 2 && !t->ep[1])
@@ -929,8 +937,66 @@ static void link_check(struct fcip_tunnel *t)
         bring_up(t);
 }
 
+/* Time stamps (RFC 3821 §5.6, mds-cli-15 case P): with `time-stamp` on,
+ * a frame stamped further than acceptable-diff from this switch's clock
+ * is discarded and counted. */
+static bool stamp_stale(const struct fcip_tunnel *t, const struct fc_frame *f)
+{
+    if (!t->conf.time_stamp)
+        return false;
+    int64_t sent = (int64_t)f->carrier_at + f->carrier_clock_ns;
+    int64_t here = (int64_t)now(t->fe) + t->conf.clock_off_ns;
+    uint64_t d = sent > here ? (uint64_t)(sent - here) : (uint64_t)(here - sent);
+    return d > (uint64_t)t->conf.ts_diff_ms * ENGINE_NS_PER_MS;
+}
+
+static bool is_params(const struct fc_frame *f)
+{
+    return f->kind == FC_ILS && f->ils && *(const uint8_t *)f->ils == ILS_CMD_ELP;
+}
+
+/* Link parameters discarded: the exchange failed, so the link isolates
+ * (ELP failure) at this end, and at the peer, told once by parameters of
+ * ours marked rejected. Good parameters from the peer (it asks again
+ * after a change of clocks) bring it up. */
+static void params_lost(struct fcip_tunnel *t)
+{
+    bool told = t->elp_lost;
+    t->elp_lost = true;
+    if (!told)
+        send_params(t, false, true);
+    if (t->isl) {
+        bring_up(t);
+    } else if (t->got_params) {
+        link_check(t); /* isolated once its connections are all up */
+    } else {
+        set_state(t, FCIP_ISOLATED, FCIP_CAUSE_ELP);
+        fspf_link_down(t->fspf);
+    }
+}
+
+static void params_heard(struct fcip_tunnel *t, const struct link_params *p)
+{
+    t->peer = *p;
+    t->got_params = true;
+    t->elp_lost = p->reject;
+    if (t->isl) /* the peer changed its trunk: follow */
+        bring_up(t);
+    else
+        link_check(t);
+    if (p->ask && !p->reject)
+        send_params(t, false, false);
+}
+
 static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
 {
+    if (stamp_stale(t, f)) {
+        t->st.ts_errors++;
+        if (is_params(f))
+            params_lost(t);
+        fabric_frame_free(t->fe->fab, f);
+        return;
+    }
     t->st.frames_in++;
     t->st.bytes_in += fc_frame_bytes(f);
     ewma_rate_add(&t->in_rate, now(t->fe), fc_frame_bytes(f));
@@ -941,14 +1007,8 @@ static void tunnel_receive(struct fcip_tunnel *t, struct fc_frame *f)
     if (fspf_receive(t->fspf, f))
         return;
     if (f->kind == FC_ILS) {
-        t->peer = *(const struct link_params *)f->ils;
-        t->got_params = true;
+        params_heard(t, f->ils);
         fabric_frame_free(t->fe->fab, f);
-        if (t->isl) { /* the peer changed its trunk: follow */
-            bring_up(t);
-        } else {
-            link_check(t);
-        }
         return;
     }
     if (vsan_set_has(&t->st.isolated, f->vsan)) { /* the peer still carries it: it stops here */
@@ -1154,10 +1214,20 @@ static bool trunk_differs(struct fcip_tunnel *t, const struct fcip_tunnel_conf *
            (t->sent_params && memcmp(&t->sent_vsans, &now_vsans, sizeof now_vsans) != 0);
 }
 
+/* A change of this switch's clock or of its time-stamp check, when an
+ * end of the link checks stamps: the link parameters cross again. */
+static bool clocks_differ(const struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
+{
+    bool checks = t->conf.time_stamp || c->time_stamp || (t->got_params && t->peer.time_stamp);
+    return checks && (t->conf.clock_off_ns != c->clock_off_ns || t->conf.time_stamp != c->time_stamp ||
+                      t->conf.ts_diff_ms != c->ts_diff_ms);
+}
+
 static void apply_live(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
 {
     bool trunk = trunk_differs(t, c);
     bool tcp = memcmp(&t->conf.tcp, &c->tcp, sizeof c->tcp) != 0;
+    bool clock = clocks_differ(t, c);
     bool moved = t->conf.channel != c->channel;
     if (moved) /* joins or leaves a channel: its ISL moves, its connections stay */
         isl_down(t);
@@ -1175,9 +1245,11 @@ static void apply_live(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
             tcp_set_params(t->ep[i]->c, &p);
         }
     if (trunk && t->sent_params) {
-        send_params(t);
+        send_params(t, false, false);
         if (t->isl)
             bring_up(t);
+    } else if (clock && t->sent_params) {
+        send_params(t, true, false); /* the peer answers: both judge the stamps again */
     }
     enum fcip_cause src = src_cause(t);
     if (t->ep[0] && src != FCIP_CAUSE_NONE) { /* its port went: at once, not at TCP's timeout */

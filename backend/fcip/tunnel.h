@@ -69,6 +69,9 @@ struct fcip_tunnel_conf {
     uint8_t sf_peer_wwn[8]; /* ... naming this switch */
     int sf_profile;     /* ... and this profile of it, 0 any */
     int channel;        /* its port-channel (pchan.h), 0: none */
+    bool time_stamp;    /* frames whose stamp is off this switch's clock ... */
+    uint32_t ts_diff_ms; /* ... by more than this are discarded (case P) */
+    int64_t clock_off_ns; /* the switch's clock ahead of lab time: what it stamps */
 };
 
 enum fcip_state {
@@ -138,6 +141,7 @@ struct fcip_status {
     uint64_t in_bps, in_fps, out_bps, out_fps;    /* their `5 minutes` rates, now */
     uint64_t cf_frames_out, cf_bytes_out, cf_frames_in, cf_bytes_in; /* class F among them */
     uint64_t dropped;             /* frames given to a link that was down, or over the backlog */
+    uint64_t ts_errors;           /* frames in discarded for their time stamp (case P) */
     uint64_t comp_in, comp_out;   /* bytes before and after the compressor (data frames) */
     uint64_t decomp_in, decomp_out;
     bool write_acc_active;        /* configured at both ends */

@@ -22,6 +22,7 @@ struct lab_switch {
     char hostname[33];
     unsigned gates; /* bit per gate turned on, by gate_index */
     uint64_t boot_ns;
+    int64_t clock_off_ns; /* its clock ahead of the lab's (`clock set`) */
 };
 
 struct lab {
@@ -60,8 +61,7 @@ struct lab {
     struct { uint64_t period_ns; engine_tick_fn fn; void *ctx; } sampler; /* lab_set_sampler */
     struct { void *obj; void (*free_fn)(void *); } observer[LAB_OBS_COUNT]; /* lab_set_observer */
     uint64_t reconciles_at[8];   /* ... when each open savepoint began */
-    time_t wall_at_open;
-    long long clock_delta; /* seconds the shown clock is ahead of the wall clock */
+    time_t wall_at_open; /* the lab's clock: this, plus lab time */
     double speed;          /* 0: virtual time */
     pthread_t clock;       /* on real time: runs the engine while nobody types */
     bool clock_on, clock_stop;
@@ -257,8 +257,12 @@ static uint64_t load_seed(struct lab *lab)
 
 static void load_clock(struct lab *lab)
 {
-    sqlite3_stmt *st = lab_stmt(lab, "SELECT value FROM lab_meta WHERE key = 'clock_delta'");
-    lab->clock_delta = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_stmt *st = lab_stmt(lab, "SELECT offset_ns FROM switch_clock WHERE switch_id = ?");
+    for (int i = 0; i < lab->nsw; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int(st, 1, lab->sw[i].id);
+        lab->sw[i].clock_off_ns = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    }
 }
 
 /* The cables of the topology, declared once: they never change. */
@@ -939,18 +943,36 @@ void lab_resume(struct lab *lab, int depth)
         lab_txn_begin(lab);
 }
 
-time_t lab_time(const struct lab *lab, long *usec)
+int64_t lab_clock_offset_ns(const struct lab *lab, int sw)
 {
-    if (usec)
-        *usec = (long)(lab_now(lab) % 1000000000u / 1000u);
-    return lab->wall_at_open + (time_t)lab->clock_delta + (time_t)(lab_now(lab) / 1000000000u);
+    return sw >= 0 && sw < lab->nsw ? lab->sw[sw].clock_off_ns : 0;
 }
 
-void lab_clock_set(struct lab *lab, time_t t)
+/* The switch's clock in ns since 1970; never before 1970. */
+static int64_t switch_clock_ns(const struct lab *lab, int sw)
 {
-    lab->clock_delta = (long long)(t - lab->wall_at_open - (time_t)(lab_now(lab) / 1000000000u));
-    sqlite3_stmt *st = lab_stmt(lab, "UPDATE lab_meta SET value = ? WHERE key = 'clock_delta'");
-    sqlite3_bind_int64(st, 1, lab->clock_delta);
+    int64_t t = (int64_t)lab->wall_at_open * 1000000000 + (int64_t)lab_now(lab) + lab_clock_offset_ns(lab, sw);
+    return t > 0 ? t : 0;
+}
+
+time_t lab_time(const struct lab *lab, int sw, long *usec)
+{
+    int64_t t = switch_clock_ns(lab, sw);
+    if (usec)
+        *usec = (long)(t % 1000000000 / 1000);
+    return (time_t)(t / 1000000000);
+}
+
+/* The switch's clock reads t from now: at t.000, as a real `clock set`. */
+void lab_clock_set(struct lab *lab, int sw, time_t t)
+{
+    if (sw < 0 || sw >= lab->nsw)
+        return;
+    int64_t off = (int64_t)t * 1000000000 - (int64_t)lab->wall_at_open * 1000000000 - (int64_t)lab_now(lab);
+    lab->sw[sw].clock_off_ns = off;
+    sqlite3_stmt *st = lab_stmt(lab, "INSERT OR REPLACE INTO switch_clock(switch_id, offset_ns) VALUES (?, ?)");
+    sqlite3_bind_int(st, 1, lab->sw[sw].id);
+    sqlite3_bind_int64(st, 2, off);
     lab_step_done(lab, st);
 }
 
@@ -981,6 +1003,7 @@ void lab_restart_clock(struct lab *lab)
  * startup configuration (a reload keeps it), the gates and the history. */
 const char *const lab_owned_tables[] = {
     "lab_meta", "switch", "module", "link", "system_config", "feature", "startup_config", "history",
+    "switch_clock", /* a switch's hardware clock: reload and write erase keep it */
     "router", "router_port", "router_route", /* the lab's routers: topology, as link */
     "host", "host_port", /* the lab's hosts, too */
     "array", "array_ld", "array_fc", "array_file", /* and its storage arrays (docs/array.md) */

@@ -150,9 +150,12 @@ uint64_t lab_wall_until(const struct lab *lab, uint64_t t);
  * back, catches the clock up and reopens as many savepoints. */
 int lab_pause(struct lab *lab);
 void lab_resume(struct lab *lab, int depth);
-/* Calendar time shown by the switches, and `clock set`. */
-time_t lab_time(const struct lab *lab, long *usec);
-void lab_clock_set(struct lab *lab, time_t t);
+/* Switch sw's clock (docs/lab-clock.md): the calendar time it shows,
+ * `clock set`, and how far it is ahead of the lab's clock (0 until set;
+ * what its FCIP time stamps carry). */
+time_t lab_time(const struct lab *lab, int sw, long *usec);
+void lab_clock_set(struct lab *lab, int sw, time_t t);
+int64_t lab_clock_offset_ns(const struct lab *lab, int sw);
 /* When the switch last booted, in lab nanoseconds. */
 uint64_t lab_boot_ns(const struct lab *lab, int sw);
 void lab_reboot(struct lab *lab, int sw);

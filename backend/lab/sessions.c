@@ -39,7 +39,7 @@ void labsess_add(struct lab *lab, struct labsess *e)
     while (pts_taken(n)) /* like a pty: the lowest free number */
         n++;
     e->pts = strcmp(e->kind, "console") == 0 && !console_taken(e->sw) ? -1 : n;
-    e->since = lab_time(lab, NULL);
+    e->since = lab_time(lab, e->sw, NULL);
     e->last_ns = lab_now(lab);
     e->next = NULL;
     struct labsess **p = &head;

@@ -931,7 +931,7 @@ static int build_lines(struct topo *t, const char *text)
     if (rc == 0)
         rc = store_configs(t);
     if (rc == 0)
-        rc = db_insert(t, "INSERT INTO lab_meta(key, value) VALUES ('seed', ?), ('clock_delta', '0')", "i",
+        rc = db_insert(t, "INSERT INTO lab_meta(key, value) VALUES ('seed', ?)", "i",
                        t->seed_line ? t->seed : 1LL);
     free(w.w);
     free(copy);
@@ -1060,7 +1060,7 @@ static int start_switch(struct lab *lab, int sw, const char *text, char *why, si
     st = lab_stmt(lab, "INSERT INTO startup_config(switch_id, body, saved_at) VALUES (?, ?, ?)");
     sqlite3_bind_int(st, 1, lab_switch_id(lab, sw));
     sqlite3_bind_text(st, 2, sb_str(&body), -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 3, (long long)lab_time(lab, NULL));
+    sqlite3_bind_int64(st, 3, (long long)lab_time(lab, sw, NULL));
     lab_step_done(lab, st);
     sb_free(&body);
     return 0;

@@ -271,7 +271,7 @@ void syslog_emit(struct lab *lab, int sw, const char *facility, enum syslog_sev 
     struct log_msg m = {.sw = sw, .sev = (int)sev, .vsan = vsan > 0 && vsan <= 4094 ? vsan : 0};
     m.keep = keep_of(set.size);
     m.lab_ns = lab_now(lab);
-    m.time_s = lab_time(lab, NULL);
+    m.time_s = lab_time(lab, sw, NULL);
     clean_word(m.facility, sizeof m.facility, facility);
     clean_word(m.mnemonic, sizeof m.mnemonic, mnemonic);
     snprintf(m.hostname, sizeof m.hostname, "%s", lab_hostname(lab, sw));

@@ -162,7 +162,7 @@ static void interface_one(struct session *s, int id)
                (unsigned long long)v.tx_bytes);
     for (int i = 0; i < v.n; i++)
         cmd_printf(s, "    Member[%d] : fcip%d\n", i + 1, v.members[i]);
-    time_t t = lab_time(s->lab, NULL) - (time_t)((lab_now(s->lab) - v.st.last_change_ns) / ENGINE_NS_PER_SEC);
+    time_t t = lab_time(s->lab, s->sw, NULL) - (time_t)((lab_now(s->lab) - v.st.last_change_ns) / ENGINE_NS_PER_SEC);
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm);
@@ -233,7 +233,7 @@ int pc_show_running(struct session *s, const struct cmd_args *a)
     char t[64];
     if (!pc_get(s->lab, s->sw, id, &c))
         return cmd_error(s, "%% Interface port-channel%d does not exist", id);
-    system_ctime(s->lab, t, sizeof t);
+    system_ctime(s->lab, s->sw, t, sizeof t);
     cmd_printf(s, "!Command: show running-config interface port-channel%d\n!Time: %s\n\nversion %s\n", id, t,
                SYSTEM_RELEASE);
     pc_render_one(s->lab, s->sw, id, &s->out);

@@ -110,14 +110,14 @@ static int cmd_clock_set(struct session *s, const struct cmd_args *a)
     time_t t = timegm(&tm);
     if (tm.tm_mday != day)
         return cmd_error(s, "%% Invalid date");
-    lab_clock_set(s->lab, t);
+    lab_clock_set(s->lab, s->sw, t); /* this switch's own clock: the others keep theirs */
     return 0;
 }
 
-void system_ctime(struct lab *lab, char *buf, size_t n)
+void system_ctime(struct lab *lab, int sw, char *buf, size_t n)
 {
     struct tm tm;
-    time_t t = lab_time(lab, NULL);
+    time_t t = lab_time(lab, sw, NULL);
     gmtime_r(&t, &tm);
     strftime(buf, n, "%a %b %e %H:%M:%S %Y", &tm);
 }
@@ -126,7 +126,7 @@ static int show_clock(struct session *s, const struct cmd_args *a)
 {
     (void)a;
     long usec;
-    time_t t = lab_time(s->lab, &usec);
+    time_t t = lab_time(s->lab, s->sw, &usec);
     struct tm tm;
     char day[32];
     gmtime_r(&t, &tm);

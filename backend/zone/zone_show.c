@@ -222,7 +222,7 @@ static void active_status(struct session *s, int vsan)
         return;
     }
     cmd_printf(s, "    DB Size: %u bytes\n    Name: %s Zonesets: 1 Zones: %d\n", zs_bytes(db), db->name, db->nzones);
-    time_t now = lab_time(s->lab, NULL);
+    time_t now = lab_time(s->lab, s->sw, NULL);
     uint64_t ago = (lab_now(s->lab) - db->at_ns) / 1000000000ull;
     time_t at = now - (time_t)ago;
     struct tm tm;
