@@ -141,11 +141,12 @@ static void tcp_lines(struct session *s, const struct view *v)
     cmd_printf(s, "        Current retransmission timeout is %llu ms\n", (unsigned long long)(t->rto_ns / 1000000));
     cmd_printf(s, "        Round trip time: Smoothed %llu ms, Variance: %llu\n",
                (unsigned long long)(t->srtt_ns / 1000000), (unsigned long long)(t->rttvar_ns / 1000000));
-    cmd_printf(s, "        Advertized window: Current: %llu KB, Maximum: %llu KB, Scale: 10\n",
+    cmd_printf(s, "        Advertized window: Current: %llu KB, Maximum: %llu KB, Scale: %u\n",
                (unsigned long long)(t->advertised_window_bytes / 1024),
-               (unsigned long long)(t->advertised_window_bytes / 1024));
-    cmd_printf(s, "        Peer receive window: Current: %llu KB, Maximum: %llu KB, Scale: 10\n",
-               (unsigned long long)(t->peer_window_bytes / 1024), (unsigned long long)(t->peer_window_bytes / 1024));
+               (unsigned long long)(t->advertised_window_max_bytes / 1024), t->window_scale);
+    cmd_printf(s, "        Peer receive window: Current: %llu KB, Maximum: %llu KB, Scale: %u\n",
+               (unsigned long long)(t->peer_window_bytes / 1024),
+               (unsigned long long)(t->peer_window_max_bytes / 1024), t->peer_window_scale);
     /* before the first loss the threshold is unbounded: shown as the window cap */
     uint64_t ssthresh = t->ssthresh_bytes < t->send_window_bytes ? t->ssthresh_bytes : t->send_window_bytes;
     cmd_printf(s, "        Congestion window: Current: %llu KB, Slow start threshold: %llu KB\n",

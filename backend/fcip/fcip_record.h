@@ -25,8 +25,12 @@ struct fcip_tcp_record {
     uint64_t rto_ns, srtt_ns, rttvar_ns;
     uint64_t cwnd_bytes, ssthresh_bytes;   /* ssthresh is unbounded before the first loss */
     uint64_t send_window_bytes;            /* the window cap in force */
-    uint64_t advertised_window_bytes;      /* the receive window it advertises */
+    uint64_t advertised_window_bytes;      /* the receive window it advertises (its profile's) */
+    uint64_t advertised_window_max_bytes;  /* ... at most */
+    unsigned window_scale;                 /* ... its scale, as its SYN said */
     uint64_t peer_window_bytes;            /* the last window the peer advertised */
+    uint64_t peer_window_max_bytes;        /* ... the largest */
+    unsigned peer_window_scale;            /* ... its scale, as its SYN said */
     uint64_t segments_sent, sent_bytes, segments_received, received_bytes;
     uint64_t retx_segments, retx_bytes, fast_retransmits, timeouts, sack_recoveries;
     uint64_t dup_acks, out_of_order_segments, keepalives;

@@ -57,9 +57,10 @@
 #define TCP_DELACK_NS ENGINE_NS_PER_MS
 #define TCP_KEEPALIVE_PROBES 8u
 #define TCP_KEEPALIVE_INTVL_NS ENGINE_NS_PER_SEC
-/* Receive window every endpoint advertises: the FC side always drains, so
- * the receiver never limits (window scaling assumed). */
+/* The largest receive window an endpoint advertises (a host's socket
+ * buffer at most); an FCIP end's follows its profile (tcp_rcv_wnd). */
 #define TCP_RCV_WND (64u * 1024u * 1024u)
+#define TCP_WSCALE_MAX 14u
 #define TCP_BW_ROUNDS 10u                     /* delivery-rate samples kept */
 #define TCP_MIN_RTT_WIN_NS (10ULL * ENGINE_NS_PER_SEC)
 #define TCP_SHAPER_QUEUE_SEGS 3u  /* our segments queued on the path before the shaper slows (Vegas' beta) */
@@ -85,6 +86,7 @@ struct tcp_seg {
     uint32_t window;          /* advertised receive window, bytes */
     uint8_t flags;            /* enum tcp_flag */
     uint8_t n_sack;           /* SACK blocks used, 0..TCP_SACK_MAX */
+    uint8_t wscale;           /* the sender's window scale (what a capture shows) */
     bool sack_ok;             /* SYN only: SACK permitted option */
     uint16_t mss;             /* SYN only: MSS option */
     struct tcp_sack_block sack[TCP_SACK_MAX];
@@ -94,8 +96,6 @@ struct tcp_seg {
 
 /* IP total length of a segment: payload + 52 + SACK option bytes. */
 uint32_t tcp_seg_ip_len(const struct tcp_seg *seg);
-/* The window an endpoint with these parameters advertises. */
-#define TCP_RCV_WND_OF(p) ((p)->rcv_wnd_bytes ? (p)->rcv_wnd_bytes : TCP_RCV_WND)
 /* Reference counting for the IP layer (see "Segment references"). */
 void tcp_seg_hold(const struct tcp_seg *seg);
 void tcp_seg_drop(const struct tcp_seg *seg);
@@ -115,7 +115,7 @@ struct tcp_params {
     uint32_t mss;              /* TCP_MSS_MIN .. TCP_MSS_MAX; MTU - 52 */
     uint64_t max_jitter_ns;    /* 0 .. 10 ms: RTT rise above the path's minimum
                                 * that is jitter, not queueing (the shaper) */
-    uint32_t rcv_wnd_bytes;    /* window it advertises: 0 TCP_RCV_WND (FCIP), else
+    uint32_t rcv_wnd_bytes;    /* window it advertises: 0 from the profile (FCIP), else
                                 * TCP_MWS_MIN .. TCP_RCV_WND (a host's receive
                                 * socket buffer, docs/hosts.md) */
 };
@@ -125,6 +125,16 @@ struct tcp_params {
 void tcp_params_default(struct tcp_params *p);
 /* 0 if usable, else -1 (a field outside its range above). */
 int tcp_params_check(const struct tcp_params *p);
+/* The window an FCIP end advertises (docs/tcp.md "Receive window"): the
+ * profile's max-bandwidth times twice the RTT (the measured one, never
+ * below the configured one, at most 4 times it), plus 4 KB; its maximum,
+ * at 4 times the configured RTT, fixes the window scale and is what an
+ * end without an RTT sample of its own (srtt_ns 0) offers. Both within
+ * TCP_MWS_MIN .. TCP_MWS_MAX. */
+uint64_t tcp_rcv_wnd_of(const struct tcp_params *p, uint64_t srtt_ns);
+uint64_t tcp_rcv_wnd_max_of(const struct tcp_params *p);
+/* The smallest scale whose 16-bit field holds wnd. */
+uint8_t tcp_wscale_of(uint64_t wnd);
 
 enum tcp_state {
     TCP_CLOSED = 0,
@@ -234,6 +244,10 @@ struct tcp_stats {
     uint64_t min_rtt_ns;          /* the path's RTT without queueing, as seen */
     uint64_t bw_est;              /* delivery rate estimate, payload bytes/s */
     uint64_t peer_wnd;            /* last window the peer advertised */
+    uint64_t peer_wnd_max;        /* ... the largest it advertised */
+    uint8_t peer_wscale;          /* ... its window scale (its SYN's) */
+    uint64_t rcv_wnd, rcv_wnd_max; /* the window this end advertises now, its largest */
+    uint8_t rcv_wscale;           /* ... its scale */
     uint64_t mss;                 /* send MSS in force */
     uint64_t flight;              /* snd_max - snd_una */
     uint64_t buffered;            /* unsent + unacked */

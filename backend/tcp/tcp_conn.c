@@ -125,7 +125,10 @@ uint32_t tcp_emit(tcp_conn *c, uint8_t flags, uint64_t seq, uint32_t len)
     s.seq = seq;
     s.len = len;
     s.flags = flags;
-    s.window = TCP_RCV_WND_OF(&c->p);
+    s.window = (uint32_t)c->rcv_wnd;
+    s.wscale = c->rcv_wscale;
+    if (c->rcv_nxt + c->rcv_wnd > c->rcv_edge)
+        c->rcv_edge = c->rcv_nxt + c->rcv_wnd;
     s.ts_val = engine_now(c->e);
     s.ts_ecr = c->ts_recent;
     s.stream = c->out;
@@ -179,6 +182,7 @@ tcp_conn *tcp_conn_new(engine_t *e, const char *name, const struct tcp_params *p
     c->rto = p->min_rto_ns > TCP_SYN_RTO_NS ? p->min_rto_ns : TCP_SYN_RTO_NS;
     c->ssthresh = UINT64_MAX / 4;
     c->peer_wnd = TCP_RCV_WND;
+    c->rcv_wscale = tcp_wscale_of(tcp_rcv_wnd_max_of(p)); /* fixed for the connection's life */
     tcp_derive(c);
     tcp_shaper_update(c);
     c->rto_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, rto_event };
@@ -400,6 +404,8 @@ static void take_syn(tcp_conn *c, const struct tcp_seg *seg)
     if (peer < c->mss)
         c->mss = peer;
     c->sack_ok = c->p.sack && seg->sack_ok;
+    c->peer_wnd = c->peer_wnd_max = seg->window;
+    c->peer_wscale = seg->wscale;
 }
 
 static void input_listen(tcp_conn *c, const struct tcp_seg *seg)
@@ -520,6 +526,11 @@ void tcp_stats_get(const tcp_conn *c, struct tcp_stats *out)
     out->bw_est = tcp_bw_est(c);
     out->w_floor = tcp_w_floor(c);
     out->peer_wnd = c->peer_wnd;
+    out->peer_wnd_max = c->peer_wnd_max;
+    out->peer_wscale = c->peer_wscale;
+    out->rcv_wnd = c->rcv_wnd;
+    out->rcv_wnd_max = c->rcv_wnd_max;
+    out->rcv_wscale = c->rcv_wscale;
     out->mss = c->mss;
     out->flight = c->snd_max - c->snd_una;
     out->buffered = tcp_buffered(c);

@@ -89,7 +89,8 @@ static void take_fin(tcp_conn *c)
 void tcp_rcv_data(tcp_conn *c, const struct tcp_seg *seg)
 {
     uint64_t s = seg->seq, e = seg->seq + seg->len;
-    if (e < s || e > c->rcv_nxt + TCP_RCV_WND_OF(&c->p)) {
+    uint64_t edge = c->rcv_nxt + c->rcv_wnd > c->rcv_edge ? c->rcv_nxt + c->rcv_wnd : c->rcv_edge;
+    if (e < s || e > edge) {
         c->ack_now = true;      /* beyond the window we advertised: not acceptable */
         return;
     }

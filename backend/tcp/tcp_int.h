@@ -58,7 +58,8 @@ struct tcp_conn {
     uint64_t lost_hi;            /* unSACKed bytes below are deemed lost */
     struct tcp_ranges sacked;    /* scoreboard, above snd_una */
     uint32_t reno_sacked;        /* NewReno: dupACKs as segments that left */
-    uint64_t peer_wnd;
+    uint64_t peer_wnd, peer_wnd_max;
+    uint8_t peer_wscale;
     uint64_t pace_next, pace_rem;
     uint64_t pace_bps;           /* the shaper: max_bw, or less while the path queues */
     uint64_t delivered;          /* payload bytes ACKed or SACKed, each once */
@@ -73,6 +74,9 @@ struct tcp_conn {
 
     /* ---- receiver ---- */
     uint64_t rcv_nxt;
+    uint64_t rcv_wnd, rcv_wnd_max; /* advertised (tcp_derive) */
+    uint8_t rcv_wscale;          /* from the profile the endpoint was made with */
+    uint64_t rcv_edge;           /* the furthest right edge advertised: never taken back */
     struct tcp_ranges ooo;
     uint64_t ooo_stamp;
     bool have_peer_fin, fin_rcvd;

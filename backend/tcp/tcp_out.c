@@ -35,8 +35,41 @@ static uint64_t mws_compute(const tcp_conn *c)
 
 /* W_floor = min_avail/8 x srtt. Both are needed on every ACK and segment
  * but change only with srtt or the profile: computed there, read here. */
+uint64_t tcp_rcv_wnd_max_of(const struct tcp_params *p)
+{
+    if (p->rcv_wnd_bytes)
+        return p->rcv_wnd_bytes;
+    uint64_t w = tcp_muldiv(p->max_bw_bps, 4 * p->rtt_cfg_ns, 8 * ENGINE_NS_PER_SEC) + 4096;
+    return min64(max64(w, TCP_MWS_MIN), TCP_MWS_MAX);
+}
+
+/* Twice the RTT, as a receive buffer autotuned from the data of one RTT
+ * is (Linux's rcv_space): a receiver whose samples miss the queueing its
+ * peer's see still never binds a peer of the same profile, whose window
+ * cap is at most 15/16 of the bandwidth times its own RTT_w. Without a
+ * sample of its own (it only receives) it offers the maximum. */
+uint64_t tcp_rcv_wnd_of(const struct tcp_params *p, uint64_t srtt_ns)
+{
+    if (p->rcv_wnd_bytes)
+        return p->rcv_wnd_bytes;
+    uint64_t cfg = p->rtt_cfg_ns, rw = srtt_ns ? min64(2 * max64(srtt_ns, cfg), 4 * cfg) : 4 * cfg;
+    uint64_t w = tcp_muldiv(p->max_bw_bps, rw, 8 * ENGINE_NS_PER_SEC) + 4096;
+    return min64(max64(w, TCP_MWS_MIN), tcp_rcv_wnd_max_of(p));
+}
+
+uint8_t tcp_wscale_of(uint64_t wnd)
+{
+    uint8_t s = 0;
+    while (s < TCP_WSCALE_MAX && (wnd >> s) > 0xffff)
+        s++;
+    return s;
+}
+
 void tcp_derive(tcp_conn *c)
 {
+    /* the scale went out on the SYN: a live profile change cannot widen it */
+    c->rcv_wnd_max = min64(tcp_rcv_wnd_max_of(&c->p), (uint64_t)0xffff << c->rcv_wscale);
+    c->rcv_wnd = min64(tcp_rcv_wnd_of(&c->p, c->have_rtt ? c->srtt : 0), c->rcv_wnd_max);
     c->mws = mws_compute(c);
     c->w_floor = tcp_muldiv(c->p.min_avail_bps, rtt_est(c), 8 * ENGINE_NS_PER_SEC);
 }
@@ -561,6 +594,7 @@ void tcp_process_ack(tcp_conn *c, const struct tcp_seg *seg)
     if (ack > c->snd_max || ack < c->snd_una)
         return;                 /* not for anything sent, or stale */
     c->peer_wnd = seg->window;
+    c->peer_wnd_max = max64(c->peer_wnd_max, seg->window);
     uint64_t una0 = c->snd_una, sacked0 = c->sacked.bytes;
     if (c->sack_ok) {
         for (uint8_t i = 0; i < seg->n_sack && i < TCP_SACK_MAX; i++) {

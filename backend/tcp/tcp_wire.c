@@ -4,7 +4,6 @@
 
 #include <string.h>
 
-#define WSCALE 11u /* TCP_RCV_WND (64 MB) = 32768 << 11 */
 
 void tcp_set_render(tcp_conn *c, tcp_render_fn fn) { c->out->render = fn; }
 
@@ -41,7 +40,7 @@ static uint8_t *options(const struct tcp_seg *seg, uint8_t *p)
     p = put32(put32(p, seg->ts_val / 1000u), seg->ts_ecr / 1000u);
     if (seg->flags & TCP_SYN) {
         p = put16(p, 0x0103);
-        p = put16(p, 0x0300 | WSCALE);
+        p = put16(p, 0x0300 | seg->wscale);
     }
     if (seg->n_sack) {
         p = put16(p, 0x0101);
@@ -79,7 +78,7 @@ uint32_t tcp_seg_render(const struct tcp_seg *seg, uint16_t sport, uint16_t dpor
     p = put32(put32(p, seg->seq), seg->flags & TCP_ACK ? seg->ack : 0);
     *p++ = (uint8_t)(hdr / 4 << 4);
     *p++ = flags;
-    p = put16(p, seg->flags & TCP_SYN ? 0xffff : seg->window >> WSCALE);
+    p = put16(p, seg->flags & TCP_SYN ? 0xffff : seg->window >> seg->wscale);
     p = put32(p, 0); /* checksum (the capture's) and urgent pointer */
     p = options(seg, p);
     memset(p, 0, seg->len);

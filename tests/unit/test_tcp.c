@@ -743,6 +743,75 @@ START_TEST(test_g8_window_bound)
 }
 END_TEST
 
+/* The receive window an FCIP end advertises follows its profile
+ * (docs/tcp.md "Receive window"): max-bandwidth x 2 RTT (measured, within
+ * [rtt_cfg, 4 rtt_cfg]) + 4 KB; the maximum (4 rtt_cfg) fixes the scale. */
+START_TEST(test_rcv_window_formula)
+{
+    struct tcp_params p;
+    tcp_params_default(&p); /* 1 Gb/s, 1 ms */
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 0), 504096); /* no sample: the maximum */
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 200000), 125000000ull / 1000 * 2 + 4096);
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 3 * MS), 504096);
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 200 * MS), 504096);
+    ck_assert_uint_eq(tcp_rcv_wnd_max_of(&p), 504096);
+    ck_assert_uint_eq(tcp_wscale_of(504096), 3);
+    p.max_bw_bps = 100000000;
+    p.rtt_cfg_ns = 50 * MS;
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 10 * MS), 12500000ull / 10 + 4096); /* never below 2 rtt_cfg */
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 0), 2504096);
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 60 * MS), 12500000ull * 120 / 1000 + 4096);
+    ck_assert_uint_eq(tcp_rcv_wnd_max_of(&p), 2504096);
+    ck_assert_uint_eq(tcp_wscale_of(2504096), 6);
+    p.max_bw_bps = 10000000;
+    p.rtt_cfg_ns = 0;
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 50 * MS), TCP_MWS_MIN);
+    ck_assert_uint_eq(tcp_rcv_wnd_max_of(&p), TCP_MWS_MIN);
+    ck_assert_uint_eq(tcp_wscale_of(TCP_MWS_MIN), 0);
+    p.max_bw_bps = 1000000000;
+    p.rtt_cfg_ns = 300 * MS;
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 300 * MS), TCP_MWS_MAX);
+    ck_assert_uint_eq(tcp_wscale_of(TCP_MWS_MAX), 10);
+    p.rcv_wnd_bytes = 65536; /* a host's socket buffer: as given */
+    ck_assert_uint_eq(tcp_rcv_wnd_of(&p, 300 * MS), 65536);
+    ck_assert_uint_eq(tcp_rcv_wnd_max_of(&p), 65536);
+    ck_assert_uint_eq(tcp_wscale_of(TCP_RCV_WND), 11);
+}
+END_TEST
+
+/* Both ends of G8's profile: the receiver advertises twice its RTT's
+ * worth, which the sender's window cap never reaches; a receiver with the
+ * default profile (1 Gb/s, 1 ms: 504 096 B at most) binds the sender
+ * instead, to its window per RTT. */
+START_TEST(test_peer_window_binds)
+{
+    struct tcp_params p, q;
+    tcp_params_default(&p);
+    p.max_bw_bps = p.min_avail_bps = 100000000;
+    p.rtt_cfg_ns = 50 * MS;
+    for (int k = 0; k < 2; k++) {
+        tcp_params_default(&q);
+        net *n = net_new(1, &p, k ? &q : &p, 25 * MS, 1000000000ULL, 38);
+        n->s[0].bulk = true;
+        n->s[0].rec_len = 2112;
+        net_connect(n);
+        run_for(n, 500 * MS);
+        double x = measure(n, 1, 2 * SEC);
+        struct tcp_stats a = stats(&n->s[0]), b = stats(&n->s[1]);
+        ck_assert_uint_eq(b.rcv_wnd, tcp_rcv_wnd_of(k ? &q : &p, b.srtt_ns));
+        ck_assert_uint_eq(a.peer_wnd, b.rcv_wnd);
+        ck_assert_uint_eq(a.peer_wscale, k ? 3 : 6);
+        double expect = (double)(k ? b.rcv_wnd : a.mws) / ((double)a.srtt_ns / SEC);
+        printf("peer window %s: sender MWS %lu, receiver advertises %lu (max %lu, scale %u): %.0f B/s, "
+               "expected %.0f\n", k ? "binds" : "does not bind", (unsigned long)a.mws, (unsigned long)b.rcv_wnd,
+               (unsigned long)b.rcv_wnd_max, b.rcv_wscale, x, expect);
+        ck_assert(k ? b.rcv_wnd < a.mws : b.rcv_wnd > a.mws);
+        ck_assert(x >= 0.95 * expect && x <= 1.05 * expect);
+        net_free(n);
+    }
+}
+END_TEST
+
 /* G9: line rate, MTU 1500, a 1 GbE port (preamble + IFG counted): TCP
  * payload = 125e6 x 1448/1538 = 117.69 MB/s; as FC payload in 2112-B
  * FCIP frames carrying 2048 B: x 2048/2112 = 114.12 MB/s. */
@@ -1395,6 +1464,8 @@ static Suite *tcp_suite(void)
     tcase_add_test(g, test_stress_seeds);
     tcase_add_test(g, test_g5_rate_bound);
     tcase_add_test(g, test_g8_window_bound);
+    tcase_add_test(g, test_rcv_window_formula);
+    tcase_add_test(g, test_peer_window_binds);
     tcase_add_test(g, test_g9_line_rate);
     tcase_add_test(g, test_g6_read_latency_floor_and_cwm);
     tcase_add_test(g, test_g10_g11_floor);
