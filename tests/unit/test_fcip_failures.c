@@ -7,6 +7,8 @@
 #include <check.h>
 #include <stdio.h>
 #include "fcip_rig.h"
+#include "fcip/fcip_wire.h"
+#include "capture/capture.h"
 
 static struct rig r;
 static struct rig_changes ch;
@@ -120,6 +122,67 @@ START_TEST(port_vsan_mismatch_isolates_both_ends)
 }
 END_TEST
 
+/* Case P: with time-stamp on, frames stamped further than acceptable-diff
+ * from the receiver's clock are discarded and counted; the link
+ * parameters among them isolate both ends (ELP failure); clocks brought
+ * back together, the parameters cross again and the link trunks. */
+START_TEST(time_stamps_apart_isolate_both_ends)
+{
+    r.conf[0].time_stamp = true;
+    r.conf[0].ts_diff_ms = 2000;
+    r.conf[1].clock_off_ns = 600 * ENGINE_NS_PER_SEC; /* MDS2 10 minutes ahead */
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    struct fcip_status st;
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(rig_state(&r, i, &st), FCIP_ISOLATED);
+        ck_assert_int_eq(st.cause, FCIP_CAUSE_ELP);
+        ck_assert_int_eq(st.nconn_up, 2); /* TCP stays up */
+    }
+    rig_state(&r, 0, &st);
+    ck_assert_uint_ge(st.ts_errors, 1);
+    rig_state(&r, 1, &st);
+    ck_assert_uint_eq(st.ts_errors, 0); /* MDS2 does not check */
+    r.conf[1].clock_off_ns = 1900 * ENGINE_NS_PER_MS; /* within 2000 ms, transit included */
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_TRUNKING);
+    r.conf[1].clock_off_ns = -2100 * (int64_t)ENGINE_NS_PER_MS; /* behind counts too */
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_ISOLATED);
+    r.conf[0].time_stamp = false; /* nobody checks: up again */
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_TRUNKING);
+}
+END_TEST
+
+/* The FCIP header's time stamp (NTP seconds, word 4) is the sender's
+ * clock: lab time from the capture epoch, plus its offset. */
+START_TEST(stamps_carry_the_senders_clock)
+{
+    struct fc_frame f;
+    memset(&f, 0, sizeof f);
+    f.kind = FC_FCP_RSP;
+    f.carrier_len = FCIP_ENCAP_BYTES + FC_HDR_BYTES;
+    f.carrier_at = 1500 * ENGINE_NS_PER_MS;
+    uint8_t b[16];
+    fcip_wire_render(&f, 16, b, 8);
+    uint32_t sec = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    uint32_t frac = (uint32_t)b[4] << 24 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 8 | b[7];
+    ck_assert_uint_eq(sec, (uint32_t)(2208988800ULL + CAPTURE_EPOCH_S + 1));
+    ck_assert_uint_eq(frac, 0x80000000u);
+    f.carrier_clock_ns = 600 * (int64_t)ENGINE_NS_PER_SEC;
+    fcip_wire_render(&f, 16, b, 8);
+    sec = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+    ck_assert_uint_eq(sec, (uint32_t)(2208988800ULL + CAPTURE_EPOCH_S + 601));
+}
+END_TEST
+
 START_TEST(both_passive_stay_not_connected)
 {
     r.conf[0].passive = r.conf[1].passive = true;
@@ -181,6 +244,8 @@ int main(void)
     tcase_add_test(tc, unbound_source_binds_when_fixed);
     tcase_add_test(tc, port_vsan_mismatch_isolates_both_ends);
     tcase_add_test(tc, both_passive_stay_not_connected);
+    tcase_add_test(tc, time_stamps_apart_isolate_both_ends);
+    tcase_add_test(tc, stamps_carry_the_senders_clock);
     tcase_add_test(tc, changes_are_told_as_they_happen);
     tcase_add_test(tc, bounces_at_one_instant_come_back);
     suite_add_tcase(s, tc);
