@@ -1244,12 +1244,10 @@ static void apply_live(struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
             p.mss = tcp_get_params(t->ep[i]->c)->mss;
             tcp_set_params(t->ep[i]->c, &p);
         }
-    if (trunk && t->sent_params) {
-        send_params(t, false, false);
-        if (t->isl)
+    if ((trunk || clock) && t->sent_params) {
+        send_params(t, clock, false); /* a change of clocks: the peer answers, both judge the stamps again */
+        if (trunk && t->isl)
             bring_up(t);
-    } else if (clock && t->sent_params) {
-        send_params(t, true, false); /* the peer answers: both judge the stamps again */
     }
     enum fcip_cause src = src_cause(t);
     if (t->ep[0] && src != FCIP_CAUSE_NONE) { /* its port went: at once, not at TCP's timeout */
