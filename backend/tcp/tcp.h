@@ -128,9 +128,8 @@ int tcp_params_check(const struct tcp_params *p);
 /* The window an FCIP end advertises (docs/tcp.md "Receive window"): the
  * profile's max-bandwidth times twice the RTT (the measured one, never
  * below the configured one, at most 4 times it), plus 4 KB; its maximum,
- * at 4 times the configured RTT, fixes the window scale and is what an
- * end without an RTT sample of its own (srtt_ns 0) offers. Both within
- * TCP_MWS_MIN .. TCP_MWS_MAX. */
+ * at 4 times the configured RTT, is what an end without an RTT sample of
+ * its own (srtt_ns 0) offers. Both within TCP_MWS_MIN .. TCP_MWS_MAX. */
 uint64_t tcp_rcv_wnd_of(const struct tcp_params *p, uint64_t srtt_ns);
 uint64_t tcp_rcv_wnd_max_of(const struct tcp_params *p);
 /* The smallest scale whose 16-bit field holds wnd. */

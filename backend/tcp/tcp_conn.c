@@ -182,7 +182,10 @@ tcp_conn *tcp_conn_new(engine_t *e, const char *name, const struct tcp_params *p
     c->rto = p->min_rto_ns > TCP_SYN_RTO_NS ? p->min_rto_ns : TCP_SYN_RTO_NS;
     c->ssthresh = UINT64_MAX / 4;
     c->peer_wnd = TCP_RCV_WND;
-    c->rcv_wscale = tcp_wscale_of(tcp_rcv_wnd_max_of(p)); /* fixed for the connection's life */
+    /* The scale is fixed for the connection's life (its SYN carries it):
+     * an FCIP end takes the one that holds any profile's window (32 MB),
+     * so a live profile change never needs another. */
+    c->rcv_wscale = tcp_wscale_of(p->rcv_wnd_bytes ? p->rcv_wnd_bytes : TCP_MWS_MAX);
     tcp_derive(c);
     tcp_shaper_update(c);
     c->rto_t = (struct tcp_timer){ 0, 0, ENGINE_TIME_NEVER, rto_event };

@@ -75,7 +75,7 @@ struct tcp_conn {
     /* ---- receiver ---- */
     uint64_t rcv_nxt;
     uint64_t rcv_wnd, rcv_wnd_max; /* advertised (tcp_derive) */
-    uint8_t rcv_wscale;          /* from the profile the endpoint was made with */
+    uint8_t rcv_wscale;          /* fixed when the endpoint is made */
     uint64_t rcv_edge;           /* the furthest right edge advertised: never taken back */
     struct tcp_ranges ooo;
     uint64_t ooo_stamp;
