@@ -95,6 +95,20 @@ void session_init(struct session *s, struct lab *lab, int sw, struct session_io 
 
 void session_free(struct session *s) { sb_free(&s->out); }
 
+void mode_ctx_key_set(struct mode_ctx *c, const void *key, size_t n)
+{
+    if (n > sizeof c->key)
+        abort(); /* a feature's key larger than the area: a bug */
+    memcpy(c->key, key, n);
+}
+
+void mode_ctx_key_get(const struct mode_ctx *c, void *key, size_t n)
+{
+    if (n > sizeof c->key)
+        abort();
+    memcpy(key, c->key, n);
+}
+
 void session_prompt(const struct session *s, char *buf, size_t n)
 {
     if (s->mode == MODE_HOST) /* a Linux root shell's */

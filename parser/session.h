@@ -34,7 +34,7 @@ struct session_io {
 };
 
 /* What the current sub-mode is about, e.g. the interface being configured. */
-enum { MODE_CTX_PORTS = 64 };
+enum { MODE_CTX_PORTS = 64, MODE_CTX_KEY = 96 };
 struct mode_ctx {
     char ifname[32];
     const struct iftype *iftype; /* the interface's type (parser/ifname.h) */
@@ -43,9 +43,17 @@ struct mode_ctx {
      * to (run once per port, a,b and ifname set to each); 0 or 1: a,b only */
     int nports;
     int ports[MODE_CTX_PORTS][2];
-    uint8_t wwn[8]; /* (san-ext-nport): the N port's pWWN, its VSAN in a */
-    char name[65];  /* (config-zone), (config-zoneset): its name, its VSAN in a */
+    /* Another sub-mode's object (a zone's name and VSAN, an N port's
+     * pWWN and VSAN), as its feature keeps it: bytes only that feature
+     * reads and writes, with mode_ctx_key_set and mode_ctx_key_get. */
+    unsigned char key[MODE_CTX_KEY];
 };
+
+/* A feature's key for the sub-mode it enters, a struct of its own copied
+ * in and out (a feature asserts at compile time that it fits
+ * MODE_CTX_KEY; a larger n aborts). get gives what set put. */
+void mode_ctx_key_set(struct mode_ctx *c, const void *key, size_t n);
+void mode_ctx_key_get(const struct mode_ctx *c, void *key, size_t n);
 
 enum role { ROLE_ADMIN, ROLE_OPERATOR };
 

@@ -36,6 +36,13 @@ static int cmd_nwwn(struct session *s, const struct cmd_args *a)
 }
 
 /* Creates the N port, or enters an existing one (as the capture does). */
+/* (san-ext-nport): the N port's pWWN and VSAN, the session's sub-mode key. */
+struct nport_key {
+    uint8_t pwwn[8];
+    int vsan;
+};
+_Static_assert(sizeof(struct nport_key) <= MODE_CTX_KEY, "an N port's key fits a session's mode context");
+
 static int cmd_nport(struct session *s, const struct cmd_args *a)
 {
     const uint8_t *pwwn = arg_get(a, "wwn")->wwn;
@@ -64,17 +71,19 @@ static int cmd_nport(struct session *s, const struct cmd_args *a)
         sanext_nport_add(s->lab, s->sw, &r);
     }
     s->mode = MODE_SANEXT_NPORT;
-    memcpy(s->ctx.wwn, pwwn, 8);
-    s->ctx.a = vsan;
-    s->ctx.b = 0;
+    struct nport_key k = {.vsan = vsan};
+    memcpy(k.pwwn, pwwn, 8);
+    mode_ctx_key_set(&s->ctx, &k, sizeof k);
     return 0;
 }
 
 /* The N port of the sub-mode. Another session may have removed it:
  * nport_ok, the mode's check, refuses the mode's commands then. */
-static void current(struct session *s, struct sanext_nport_row *r)
+static bool current(struct session *s, struct sanext_nport_row *r)
 {
-    sanext_nport_get(s->lab, s->sw, s->ctx.wwn, s->ctx.a, r);
+    struct nport_key k;
+    mode_ctx_key_get(&s->ctx, &k, sizeof k);
+    return sanext_nport_get(s->lab, s->sw, k.pwwn, k.vsan, r);
 }
 
 static int cmd_io(struct session *s, const struct cmd_args *a)
@@ -263,7 +272,7 @@ const struct value_source sanext_values[] = {
 static bool nport_ok(struct session *s)
 {
     struct sanext_nport_row r;
-    if (sanext_nport_get(s->lab, s->sw, s->ctx.wwn, s->ctx.a, &r))
+    if (current(s, &r))
         return true;
     cmd_error(s, "%% nport does not exist");
     return false;

@@ -38,6 +38,21 @@ static int room_for(struct session *s, bool is_set)
     return 0;
 }
 
+/* (config-zone), (config-zoneset): the zone's or zoneset's name and VSAN,
+ * the session's sub-mode key. */
+struct zone_key {
+    int vsan;
+    char name[65];
+};
+_Static_assert(sizeof(struct zone_key) <= MODE_CTX_KEY, "a zone's key fits a session's mode context");
+
+static struct zone_key zone_key(const struct session *s)
+{
+    struct zone_key k;
+    mode_ctx_key_get(&s->ctx, &k, sizeof k);
+    return k;
+}
+
 /* `zone name Z vsan N` and `zoneset name S vsan N`: into the sub-mode, the
  * object made when new; the `no` form deletes it. */
 static int object_cmd(struct session *s, const struct cmd_args *a, bool is_set)
@@ -57,8 +72,9 @@ static int object_cmd(struct session *s, const struct cmd_args *a, bool is_set)
         return -1;
     zone_create(s->lab, s->sw, vsan, name, is_set);
     s->mode = is_set ? MODE_ZONESET : MODE_ZONE;
-    s->ctx.a = vsan;
-    snprintf(s->ctx.name, sizeof s->ctx.name, "%s", name);
+    struct zone_key k = {vsan, ""};
+    snprintf(k.name, sizeof k.name, "%s", name);
+    mode_ctx_key_set(&s->ctx, &k, sizeof k);
     return 0;
 }
 
@@ -92,12 +108,13 @@ static int zone_member(struct session *s, const struct cmd_args *a, bool pwwn)
     char value[32];
     if (member_value(s, a, pwwn, &kind, value, sizeof value))
         return -1;
-    bool has = zone_member_has(s->lab, s->sw, s->ctx.a, s->ctx.name, kind, value);
+    struct zone_key k = zone_key(s);
+    bool has = zone_member_has(s->lab, s->sw, k.vsan, k.name, kind, value);
     if (a->negated && !has)
-        return cmd_error(s, "%% Member %s %s not present in zone %s", kind, value, s->ctx.name);
+        return cmd_error(s, "%% Member %s %s not present in zone %s", kind, value, k.name);
     if (!a->negated && !has && zone_count_of(s->lab, s->sw, ZK_MEMBERS) >= ZONE_MAX_MEMBERS)
         return cmd_error(s, "%% Maximum number of zone members (%d) reached", ZONE_MAX_MEMBERS);
-    zone_member_set(s->lab, s->sw, s->ctx.a, s->ctx.name, kind, value, !a->negated);
+    zone_member_set(s->lab, s->sw, k.vsan, k.name, kind, value, !a->negated);
     return 0;
 }
 
@@ -109,10 +126,11 @@ static int cmd_zoneset_member(struct session *s, const struct cmd_args *a)
     const char *zone = arg_str(a, "zname");
     if (bad_name(s, zone))
         return -1;
-    bool has = zoneset_member_has(s->lab, s->sw, s->ctx.a, s->ctx.name, zone);
+    struct zone_key k = zone_key(s);
+    bool has = zoneset_member_has(s->lab, s->sw, k.vsan, k.name, zone);
     if (a->negated && !has)
-        return cmd_error(s, "%% Zone %s not present in zoneset %s", zone, s->ctx.name);
-    zoneset_member_set(s->lab, s->sw, s->ctx.a, s->ctx.name, zone, !a->negated);
+        return cmd_error(s, "%% Zone %s not present in zoneset %s", zone, k.name);
+    zoneset_member_set(s->lab, s->sw, k.vsan, k.name, zone, !a->negated);
     return 0;
 }
 
@@ -145,17 +163,19 @@ static int cmd_clear_db(struct session *s, const struct cmd_args *a)
 /* A sub-mode's zone or zoneset may be deleted by another session. */
 static bool zone_ok(struct session *s)
 {
-    if (zone_exists(s->lab, s->sw, s->ctx.a, s->ctx.name))
+    struct zone_key k = zone_key(s);
+    if (zone_exists(s->lab, s->sw, k.vsan, k.name))
         return true;
-    cmd_error(s, "%% Zone %s not present in vsan %d", s->ctx.name, s->ctx.a);
+    cmd_error(s, "%% Zone %s not present in vsan %d", k.name, k.vsan);
     return false;
 }
 
 static bool zoneset_ok(struct session *s)
 {
-    if (zoneset_exists(s->lab, s->sw, s->ctx.a, s->ctx.name))
+    struct zone_key k = zone_key(s);
+    if (zoneset_exists(s->lab, s->sw, k.vsan, k.name))
         return true;
-    cmd_error(s, "%% Zoneset %s not present in vsan %d", s->ctx.name, s->ctx.a);
+    cmd_error(s, "%% Zoneset %s not present in vsan %d", k.name, k.vsan);
     return false;
 }
 

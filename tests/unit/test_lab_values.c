@@ -8,6 +8,7 @@
 #include "lab/lab.h"
 #include "fcip/fcip.h"
 #include "fcip/fcip_store.h"
+#include "zone/zone.h"
 #include "match.h"
 
 #include "lab_fixture.h"
@@ -236,6 +237,37 @@ START_TEST(test_stale_nport)
 }
 END_TEST
 
+/* A zone's and a zoneset's sub-mode key (name and VSAN, kept by the zone
+ * feature in the session's mode context) still names them after other
+ * commands, and their checks refuse once another session deleted them. */
+START_TEST(test_stale_zone)
+{
+    struct session a, b;
+    open_session(&a);
+    open_session(&b);
+    run(&a, "configure terminal");
+    run(&a, "vsan database");
+    run(&a, "vsan 10");
+    run(&a, "exit");
+    run(&a, "zone name Z_STALE vsan 10");
+    run(&a, "member pwwn 21:00:00:e0:8b:05:05:04");
+    ck_assert(zone_member_has(lab, 0, 10, "Z_STALE", "pwwn", "21:00:00:e0:8b:05:05:04"));
+    run(&a, "zoneset name ZS_STALE vsan 10");
+    run(&a, "member Z_STALE");
+    ck_assert(zoneset_member_has(lab, 0, 10, "ZS_STALE", "Z_STALE"));
+    run(&b, "configure terminal");
+    run(&b, "no zoneset name ZS_STALE vsan 10");
+    refused(&a, "member Z_OTHER", "% Zoneset ZS_STALE not present in vsan 10");
+    ck_assert_int_eq(a.mode, MODE_ZONESET);
+    run(&a, "zone name Z_STALE vsan 10");
+    run(&b, "no zone name Z_STALE vsan 10");
+    refused(&a, "member pwwn 21:00:00:e0:8b:05:05:05", "% Zone Z_STALE not present in vsan 10");
+    ck_assert_int_eq(a.mode, MODE_ZONE);
+    session_free(&a);
+    session_free(&b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("lab_values");
@@ -249,6 +281,7 @@ int main(void)
     tcase_add_test(tc, test_stale_profile);
     tcase_add_test(tc, test_stale_fcip_interface);
     tcase_add_test(tc, test_stale_nport);
+    tcase_add_test(tc, test_stale_zone);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
