@@ -75,6 +75,12 @@ struct feature {
      * nothing. It joins a replay's open batch, else commits on its own;
      * a refused write must not fail anything. Optional. */
     void (*flush)(struct lab *lab, void *state);
+    /* The modes it owns (a sub-mode about its objects, a shell), ending
+     * with NULL; the parser indexes them at start-up (parser/mode.h). */
+    const struct mode_info *const *modes;
+    /* The mode a session on lab node sw starts in, when the node is one
+     * of its own (a lab host, an array: a shell); NULL: not its. */
+    const struct mode_info *(*node_mode)(const struct lab *lab, int sw);
     /* Its interface type, if it has interfaces: the keyword the parser
      * lexes (`g2/1`) and the canonical name it prints (parser/ifname.h). */
     const struct iftype *iftype;
@@ -114,6 +120,9 @@ int gate_index(const struct gate *g);
  * then each feature's, NULL-terminated. */
 const struct cmd_def *const *command_tables(void);
 
+/* The first feature's node_mode that names one, else NULL (exec). */
+const struct mode_info *feature_node_mode(const struct lab *lab, int sw);
+
 /* The features' interface types, NULL-terminated, in list order. */
 const struct iftype *const *interface_types(void);
 
@@ -124,6 +133,6 @@ void features_install(void);
 /* The features' value source of that name, and their check of a mode's
  * object (iftype: the interface type in (config-if), else NULL); NULL: none. */
 const struct value_source *feature_value_source(const char *name);
-const struct mode_check *feature_mode_check(enum mode m, const struct iftype *iftype);
+const struct mode_check *feature_mode_check(const struct mode_info *m, const struct iftype *iftype);
 
 #endif

@@ -99,6 +99,16 @@ const struct cmd_def *const *command_tables(void)
     return tables;
 }
 
+const struct mode_info *feature_node_mode(const struct lab *lab, int sw)
+{
+    for (const struct feature *const *f = features; *f; f++) {
+        const struct mode_info *m = (*f)->node_mode ? (*f)->node_mode(lab, sw) : NULL;
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
 const struct iftype *const *interface_types(void)
 {
     enum { MAX = 16 };
@@ -112,8 +122,21 @@ const struct iftype *const *interface_types(void)
     return types;
 }
 
+static const struct mode_info *const *feature_modes(void)
+{
+    static const struct mode_info *modes[MODE_MAX];
+    if (!modes[0]) {
+        int n = 0;
+        for (const struct feature *const *f = features; *f; f++)
+            for (const struct mode_info *const *m = (*f)->modes; m && *m && n < MODE_MAX - 1; m++)
+                modes[n++] = *m;
+    }
+    return modes;
+}
+
 void features_install(void)
 {
+    mode_use(feature_modes());
     session_use_commands(command_tables());
     ifname_use_types(interface_types());
 }
@@ -127,7 +150,7 @@ const struct value_source *feature_value_source(const char *name)
     return NULL;
 }
 
-const struct mode_check *feature_mode_check(enum mode m, const struct iftype *iftype)
+const struct mode_check *feature_mode_check(const struct mode_info *m, const struct iftype *iftype)
 {
     for (const struct feature *const *f = features; *f; f++)
         for (const struct mode_check *c = (*f)->mode_checks; c && c->ok; c++)

@@ -24,7 +24,7 @@ struct replay {
     FILE *out, *err;
     bool quiet;   /* a --follow-prompts move runs: its output is not the transcript's */
     bool hinted;  /* this file's prompt/mode mismatch was reported */
-    char **enter; /* [sw * MODE_COUNT + m]: the last line that entered sub-mode m */
+    char **enter; /* [sw * MODE_MAX + mode_index(m)]: the last line that entered sub-mode m */
     strbuf held;  /* transcript of lines not committed yet */
     uint64_t held_since; /* monotonic ns when `held` began */
     int saved_to;        /* lines before this one (of `file`) are on disk */
@@ -173,13 +173,22 @@ static const char *parse_prompt(const char *l, char *host, size_t n)
     return l + i + (l[i] == ' ');
 }
 
-/* The mode a prompt names ("MDS1(config-if)# x" -> MODE_IF), or -1 when
+/* The mode of a lab host's shell (root@...), which a feature declares. */
+static const struct mode_info *host_shell(void)
+{
+    for (int m = 0; m < mode_count(); m++)
+        if (mode_at(m)->shell == SHELL_HOST)
+            return mode_at(m);
+    return NULL;
+}
+
+/* The mode a prompt names ("MDS1(config-if)# x" -> MODE_IF), or NULL when
  * mdsim has no such mode; its suffix text in name. */
-static int prompt_mode(const char *line, const char *cmd, char *name, size_t n)
+static const struct mode_info *prompt_mode(const char *line, const char *cmd, char *name, size_t n)
 {
     if (strncmp(line, "root@", 5) == 0) {
         snprintf(name, n, "host");
-        return MODE_HOST;
+        return host_shell();
     }
     const char *open = memchr(line, '(', (size_t)(cmd - line));
     const char *close = open ? memchr(open, ')', (size_t)(cmd - open)) : NULL;
@@ -188,61 +197,51 @@ static int prompt_mode(const char *line, const char *cmd, char *name, size_t n)
         return MODE_EXEC;
     }
     snprintf(name, n, "%.*s", (int)(close - open - 1), open + 1);
-    for (int m = 0; m < MODE_FILTER; m++) {
-        const char *p = mode_info((enum mode)m)->prompt;
-        if (strlen(p) == (size_t)(close - open + 1) && strncmp(p, open, strlen(p)) == 0)
-            return m;
+    for (int m = 0; m < mode_count(); m++) {
+        const char *p = mode_at(m)->prompt;
+        if (mode_at(m) != MODE_FILTER && mode_at(m) != MODE_LAB && strlen(p) == (size_t)(close - open + 1) &&
+            strncmp(p, open, strlen(p)) == 0)
+            return mode_at(m);
     }
-    return -1;
+    return NULL;
 }
 
-/* --follow-prompts: the ways into each mode from its parent. A fixed line,
- * or, for a sub-mode about something (an interface, an N port), the line
- * that last entered it on that switch. */
-static const struct {
-    enum mode m;
-    const char *line;
-    const char *about; /* when no fixed line: what must be known */
-} ways_in[] = {
-    {MODE_CONFIG, "configure terminal", NULL},   {MODE_SANEXT, "san-ext-tuner", NULL},
-    {MODE_VSAN_DB, "vsan database", NULL},       {MODE_IF, NULL, "interface"},
-    {MODE_PROFILE, NULL, "fcip profile"},        {MODE_LINE, NULL, "line"},
-    {MODE_SANEXT_NPORT, NULL, "N port"},         {MODE_ZONE, NULL, "zone"},
-    {MODE_ZONESET, NULL, "zoneset"},
-};
-
-static bool descends(enum mode m, enum mode from)
+static bool descends(const struct mode_info *m, const struct mode_info *from)
 {
-    for (int depth = 0; depth < MODE_COUNT; depth++) {
+    for (int depth = 0; depth < MODE_MAX; depth++) {
         if (m == from)
             return true;
         if (m == MODE_EXEC)
             return false;
-        m = mode_info(m)->parent;
+        m = (m)->parent;
     }
     return false;
 }
 
 /* The next line that moves the session from c toward t, or NULL (why set)
- * when the way in is not known. */
-static const char *next_move(struct replay *r, enum mode c, enum mode t, const char **why)
+ * when the way in is not known. The way into a mode from its parent is
+ * its fixed line, or, for a sub-mode about something (an interface, an N
+ * port), the line that last entered it on that switch (mode_info.way_in). */
+static const char *next_move(struct replay *r, const struct mode_info *c, const struct mode_info *t, const char **why)
 {
     if (!descends(t, c)) /* climb: `end` leaves configuration at once */
-        return mode_info(c)->is_config && !descends(t, MODE_CONFIG) ? "end" : "exit";
-    enum mode child = t;
-    while (mode_info(child)->parent != c)
-        child = mode_info(child)->parent;
-    for (size_t i = 0; i < sizeof ways_in / sizeof ways_in[0]; i++) {
-        if (ways_in[i].m != child)
-            continue;
-        if (ways_in[i].line)
-            return ways_in[i].line;
-        const char *l = r->enter[r->cur * MODE_COUNT + child];
-        *why = ways_in[i].about;
-        return l;
+        return (c)->is_config && !descends(t, MODE_CONFIG) ? "end" : "exit";
+    const struct mode_info *child = t;
+    while ((child)->parent != c)
+        child = (child)->parent;
+    if (child->way_in)
+        return child->way_in;
+    if (child->about) {
+        *why = child->about;
+        return r->enter[r->cur * MODE_MAX + mode_index(child)];
     }
-    *why = mode_info(child)->name;
+    *why = child->name;
     return NULL;
+}
+
+static const char *node_kind(const struct mode_info *m)
+{
+    return m->shell == SHELL_HOST ? "host" : m->shell == SHELL_SMCLI ? "storage array" : "switch";
 }
 
 /* Moves the session to the mode the line's prompt names; false (said on
@@ -251,33 +250,32 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
                           const char *cmd)
 {
     char name[64];
-    int t = prompt_mode(line, cmd, name, sizeof name);
-    if (t < 0) {
+    const struct mode_info *t = prompt_mode(line, cmd, name, sizeof name);
+    if (!t) {
         say_error(r, "%s:%d: cannot reach mode %s: mdsim has no such mode; line skipped\n", file, ln, name);
         return false;
     }
-    bool t_node = t == MODE_HOST || t == MODE_ARRAY, s_node = s->mode == MODE_HOST || s->mode == MODE_ARRAY;
-    if ((t_node || s_node) && t != (int)s->mode) { /* a switch's prompt on a host, or the reverse */
+    bool t_node = t->shell != SHELL_NXOS, s_node = s->mode->shell != SHELL_NXOS;
+    if ((t_node || s_node) && t != s->mode) { /* a switch's prompt on a host, or the reverse */
         char who[64];
         lab_lock(r->lab);
         snprintf(who, sizeof who, "%s", lab_hostname(r->lab, r->cur));
         lab_unlock(r->lab);
         say_error(r, "%s:%d: the prompt is a %s's, but %s is a %s; line skipped\n", file, ln,
-                  t == MODE_HOST ? "host" : t == MODE_ARRAY ? "storage array" : "switch", who,
-                  s->mode == MODE_HOST ? "host" : s->mode == MODE_ARRAY ? "storage array" : "switch");
+                  node_kind(t), who, node_kind(s->mode));
         return false;
     }
-    for (int step = 0; s->mode != (enum mode)t; step++) {
+    for (int step = 0; s->mode != t; step++) {
         const char *why = NULL;
-        enum mode was = s->mode;
-        const char *move = step < 2 * MODE_COUNT ? next_move(r, was, (enum mode)t, &why) : NULL;
+        const struct mode_info *was = s->mode;
+        const char *move = step < 2 * MODE_MAX ? next_move(r, was, t, &why) : NULL;
         if (!move) {
             char host[64];
             lab_lock(r->lab);
             snprintf(host, sizeof host, "%s", lab_hostname(r->lab, r->cur));
             lab_unlock(r->lab);
             say_error(r, "%s:%d: cannot reach mode %s: no %s known on %s (the session is in %s mode); line skipped\n",
-                    file, ln, name, why ? why : "way", host, mode_info(was)->name);
+                    file, ln, name, why ? why : "way", host, (was)->name);
             return false;
         }
         r->quiet = true;
@@ -285,7 +283,7 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
         r->quiet = false;
         if (rc != 0 || s->mode == was || s->closed) {
             say_error(r, "%s:%d: cannot reach mode %s: `%s` in %s mode: %s; line skipped\n", file, ln, name, move,
-                    mode_info(was)->name, rc ? s->last_error : "the mode did not change");
+                    (was)->name, rc ? s->last_error : "the mode did not change");
             return false;
         }
     }
@@ -298,20 +296,20 @@ static void check_prompt_mode(struct replay *r, struct session *s, const char *f
                               const char *cmd)
 {
     char name[64];
-    if (r->hinted || prompt_mode(line, cmd, name, sizeof name) == (int)s->mode)
+    if (r->hinted || prompt_mode(line, cmd, name, sizeof name) == s->mode)
         return;
     r->hinted = true;
     say_error(r,
             "%s:%d: the prompt says %s mode but the session is in %s mode (reported once per file); "
             "without --strict-prompts replay runs each line in its prompt's mode\n",
-            file, ln, name, mode_info(s->mode)->name);
+            file, ln, name, (s->mode)->name);
 }
 
-static void remember_entry(struct replay *r, struct session *s, enum mode was, const char *cmd)
+static void remember_entry(struct replay *r, struct session *s, const struct mode_info *was, const char *cmd)
 {
-    if (s->closed || s->mode == was || mode_info(s->mode)->parent != was)
+    if (s->closed || s->mode == was || (s->mode)->parent != was)
         return;
-    char **e = &r->enter[r->cur * MODE_COUNT + s->mode];
+    char **e = &r->enter[r->cur * MODE_MAX + mode_index(s->mode)];
     free(*e);
     *e = strdup(cmd);
 }
@@ -570,7 +568,7 @@ static bool run_one(struct replay *r, const char *file, const struct file_lines 
     }
     if (transcript && !r->o->follow_prompts)
         check_prompt_mode(r, s, file, i + 1, fl->v[i], cmd);
-    enum mode was = s->mode;
+    const struct mode_info *was = s->mode;
     lab_lock(r->lab);
     session_prompt(s, prompt, sizeof prompt);
     lab_unlock(r->lab);
@@ -694,7 +692,7 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     struct replay r = {.lab = lab, .o = o, .sess = calloc((size_t)nsw, sizeof(struct session)),
                        .open = calloc((size_t)nsw, sizeof(bool)), .cur = o->start_switch,
                        .out = o->out ? o->out : stdout, .err = o->err ? o->err : stderr};
-    r.enter = calloc((size_t)nsw * MODE_COUNT, sizeof *r.enter);
+    r.enter = calloc((size_t)nsw * MODE_MAX, sizeof *r.enter);
     if (!r.sess || !r.open || !r.enter)
         abort();
     sb_init(&r.got);
@@ -715,7 +713,7 @@ int replay_files(struct lab *shared, char **files, int n, const struct replay_op
     for (int i = 0; i < nsw; i++)
         if (r.open[i])
             session_free(&r.sess[i]);
-    for (int i = 0; i < nsw * MODE_COUNT; i++)
+    for (int i = 0; i < nsw * MODE_MAX; i++)
         free(r.enter[i]);
     free(r.enter);
     free(r.sess);

@@ -15,7 +15,7 @@ static void render(const struct match_result *r, strbuf *out)
     }
 }
 
-static enum match_status try_mode(enum mode m, const struct words *w, strbuf *out, struct canon_error *e)
+static enum match_status try_mode(const struct mode_info *m, const struct words *w, strbuf *out, struct canon_error *e)
 {
     struct match_env env = {.g = session_grammar(), .mode = m};
     struct match_result r;
@@ -27,7 +27,7 @@ static enum match_status try_mode(enum mode m, const struct words *w, strbuf *ou
     return st;
 }
 
-static bool canon_in(const enum mode *modes, int n, const char *line, strbuf *out, enum mode *m,
+static bool canon_in(const struct mode_info *const *modes, int n, const char *line, strbuf *out, const struct mode_info **m,
                      struct canon_error *e)
 {
     struct words w = {0};
@@ -47,23 +47,23 @@ static bool canon_in(const enum mode *modes, int n, const char *line, strbuf *ou
     return ok;
 }
 
-bool canon_line(enum mode m, const char *line, strbuf *out, struct canon_error *e)
+bool canon_line(const struct mode_info *m, const char *line, strbuf *out, struct canon_error *e)
 {
-    enum mode in;
+    const struct mode_info *in;
     return canon_in(&m, 1, line, out, &in, e);
 }
 
-bool canon_child(enum mode parent, const char *line, strbuf *out, enum mode *m, struct canon_error *e)
+bool canon_child(const struct mode_info *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e)
 {
-    enum mode subs[MODE_COUNT];
+    const struct mode_info *subs[MODE_MAX];
     int n = 0;
-    for (int c = 0; c < MODE_COUNT; c++)
-        if ((M(c) & M_SUBMODES) && mode_info((enum mode)c)->parent == parent)
-            subs[n++] = (enum mode)c;
+    for (int c = 0; c < mode_count(); c++)
+        if (mode_is_sub(mode_at(c)) && mode_at(c)->parent == parent)
+            subs[n++] = mode_at(c);
     return canon_in(subs, n, line, out, m, e);
 }
 
-bool canon_config(const enum mode *parent, const char *line, strbuf *out, enum mode *m, struct canon_error *e)
+bool canon_config(const struct mode_info *const *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e)
 {
     *m = MODE_CONFIG;
     return parent ? canon_child(*parent, line, out, m, e) : canon_line(MODE_CONFIG, line, out, e);

@@ -21,7 +21,7 @@ struct canon_error {
 
 /* The line read in mode m, every command allowed (no feature needs to be
  * enabled): its canonical form appended to out, or false with e set. */
-bool canon_line(enum mode m, const char *line, strbuf *out, struct canon_error *e);
+bool canon_line(const struct mode_info *m, const char *line, strbuf *out, struct canon_error *e);
 
 /* A line under a line of mode `parent` in a running configuration (`  no
  * shutdown` under `interface fcip1`): read in the first of parent's
@@ -29,11 +29,11 @@ bool canon_line(enum mode m, const char *line, strbuf *out, struct canon_error *
  * the one the parent line enters (handlers, not the grammar, choose
  * that), but both sides of a comparison are read the same way, so a line
  * still equals only its own spellings. */
-bool canon_child(enum mode parent, const char *line, strbuf *out, enum mode *m, struct canon_error *e);
+bool canon_child(const struct mode_info *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e);
 
 /* A line of a configuration as `show running-config` nests it: at the top
  * (parent NULL) read in config mode, else under its parent line's mode as
  * canon_child does; the mode it was read in goes to *m. */
-bool canon_config(const enum mode *parent, const char *line, strbuf *out, enum mode *m, struct canon_error *e);
+bool canon_config(const struct mode_info *const *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e);
 
 #endif

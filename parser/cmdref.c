@@ -30,6 +30,34 @@ static void print_words(FILE *out, const struct cmd_def *d, const struct variant
     }
 }
 
+/* One mode's section: its commands in grammar order. */
+static void print_mode(FILE *out, const struct mode_info *m, const struct variant *all, int n)
+{
+    fprintf(out, "\n## %s mode%s%s%s\n\n", m->name,
+            m == MODE_FILTER              ? ""
+            : m->shell == SHELL_HOST  ? " (a lab host's shell, `root@host"
+            : m->shell == SHELL_SMCLI ? " (a storage array's shell, `array"
+                                      : " (`switch",
+            m == MODE_FILTER ? " (after `|` on a show command)" : m->prompt, m == MODE_FILTER ? "" : "#`)");
+    for (const struct cmd_def *const *t = session_commands(); *t; t++)
+        for (const struct cmd_def *d = *t; d->syntax; d++) {
+            if (!mode_in(d->modes, m) || (d->flags & CMD_HIDDEN))
+                continue;
+            fprintf(out, "- `%s`%s%s\n", d->syntax, d->gate ? " (needs its feature enabled)" : "",
+                    d->flags & CMD_ADMIN ? " (network-admin only)" : "");
+            print_words(out, d, all, n);
+        }
+}
+
+/* A mode, then its sub-modes, each followed by its own (registry order). */
+static void print_tree(FILE *out, const struct mode_info *m, const struct variant *all, int n, int depth)
+{
+    print_mode(out, m, all, n);
+    for (int c = 0; c < mode_count() && depth < MODE_MAX; c++)
+        if (mode_at(c)->parent == m && mode_at(c) != m)
+            print_tree(out, mode_at(c), all, n, depth + 1);
+}
+
 int cmdref_print(FILE *out)
 {
     const struct grammar *g = session_grammar();
@@ -41,24 +69,8 @@ int cmdref_print(FILE *out)
                  "may be abbreviated to any unique prefix; `<name:type@source>`: `?` and Tab also offer\n"
                  "the values the lab has (any value of the type is taken). Behaviour notes:\n"
                  "`docs/cli-behaviour.md`.\n");
-    for (int m = 0; m < MODE_COUNT; m++) {
-        if (m == MODE_LAB) /* lab files, not switch commands: docs/lab-files.md */
-            continue;
-        fprintf(out, "\n## %s mode%s%s%s\n\n", mode_info(m)->name,
-                m == MODE_FILTER  ? ""
-                : m == MODE_HOST  ? " (a lab host's shell, `root@host"
-                : m == MODE_ARRAY ? " (a storage array's shell, `array"
-                                  : " (`switch",
-                m == MODE_FILTER ? " (after `|` on a show command)" : mode_info(m)->prompt,
-                m == MODE_FILTER ? "" : "#`)");
-        for (const struct cmd_def *const *t = session_commands(); *t; t++)
-            for (const struct cmd_def *d = *t; d->syntax; d++) {
-                if (!(d->modes & M(m)) || (d->flags & CMD_HIDDEN))
-                    continue;
-                fprintf(out, "- `%s`%s%s\n", d->syntax, d->gate ? " (needs its feature enabled)" : "",
-                        d->flags & CMD_ADMIN ? " (network-admin only)" : "");
-                print_words(out, d, all, n);
-            }
-    }
+    for (int m = 0; m < mode_count(); m++)
+        if (mode_at(m)->parent == mode_at(m) && mode_at(m) != MODE_LAB) /* lab files: docs/lab-files.md */
+            print_tree(out, mode_at(m), all, n, 0);
     return 0;
 }

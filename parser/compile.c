@@ -13,8 +13,8 @@ struct grammar {
     int n, cap;
     /* per mode, the variants it offers, in grammar order: matching a line
      * starts from its mode's list, not from every variant */
-    const struct variant **by_mode[MODE_COUNT];
-    int n_mode[MODE_COUNT];
+    const struct variant **by_mode[MODE_MAX];
+    int n_mode[MODE_MAX];
     void **blocks; /* every allocation, freed together */
     int nblocks, capblocks;
 };
@@ -252,14 +252,24 @@ static void add_variant(struct grammar *g, const struct cmd_def *cmd, struct seq
 /* After the last variant is added (g->v no longer moves). */
 static void index_modes(struct grammar *g)
 {
-    for (int m = 0; m < MODE_COUNT; m++) {
+    for (int m = 0; m < mode_count(); m++) {
         g->by_mode[m] = malloc(sizeof *g->by_mode[m] * (size_t)(g->n ? g->n : 1));
         if (!g->by_mode[m])
             abort();
         for (int i = 0; i < g->n; i++)
-            if (g->v[i].cmd->modes & M(m))
+            if (mode_in(g->v[i].cmd->modes, mode_at(m)))
                 g->by_mode[m][g->n_mode[m]++] = &g->v[i];
     }
+}
+
+/* A command names modes the program registered (mode_use), or sets. */
+static void check_modes(const struct cx *c)
+{
+    if (!c->cmd->modes || !c->cmd->modes[0])
+        die(c, "no mode");
+    for (const struct mode_info *const *m = c->cmd->modes; *m; m++)
+        if ((*m)->set == MODE_SET_NONE && mode_index(*m) < 0)
+            die(c, "a mode no feature registered");
 }
 
 struct grammar *grammar_compile(const struct cmd_def *const *tables)
@@ -270,6 +280,7 @@ struct grammar *grammar_compile(const struct cmd_def *const *tables)
     for (; *tables; tables++)
         for (const struct cmd_def *d = *tables; d->syntax; d++) {
             struct cx c = {g, d, d->syntax};
+            check_modes(&c);
             struct seqlist l = parse_alt(&c);
             if (*c.p)
                 die(&c, "unexpected character");
@@ -287,7 +298,7 @@ void grammar_free(struct grammar *g)
 {
     if (!g)
         return;
-    for (int m = 0; m < MODE_COUNT; m++)
+    for (int m = 0; m < MODE_MAX; m++)
         free(g->by_mode[m]);
     for (int i = 0; i < g->nblocks; i++)
         free(g->blocks[i]);
@@ -302,8 +313,9 @@ int grammar_variants(const struct grammar *g, const struct variant **out)
     return g->n;
 }
 
-int grammar_mode_variants(const struct grammar *g, enum mode m, const struct variant *const **out)
+int grammar_mode_variants(const struct grammar *g, const struct mode_info *m, const struct variant *const **out)
 {
-    *out = g->by_mode[m];
-    return g->n_mode[m];
+    int i = mode_index(m);
+    *out = i < 0 ? NULL : g->by_mode[i];
+    return i < 0 ? 0 : g->n_mode[i];
 }

@@ -44,7 +44,7 @@ enum cmd_flags {
 };
 
 struct cmd_def {
-    unsigned modes;
+    const struct mode_info *const *modes; /* MODES(...), NULL-terminated */
     const char *syntax;
     const char *help;
     cmd_fn fn;
@@ -90,7 +90,7 @@ struct grammar *grammar_compile(const struct cmd_def *const *tables);
 void grammar_free(struct grammar *g);
 int grammar_variants(const struct grammar *g, const struct variant **out);
 /* The variants a mode offers, in grammar order. */
-int grammar_mode_variants(const struct grammar *g, enum mode m, const struct variant *const **out);
+int grammar_mode_variants(const struct grammar *g, const struct mode_info *m, const struct variant *const **out);
 
 /* Keyword dictionary: default help text for a keyword. */
 const char *keyword_help(const char *kw);

@@ -14,7 +14,7 @@ enum match_status {
 
 struct match_env {
     const struct grammar *g;
-    enum mode mode;
+    const struct mode_info *mode;
     /* false hides a command as if it did not exist (session.c: a disabled
      * feature's, or one not for this interface type); NULL = all */
     bool (*allowed)(void *ctx, const struct cmd_def *cmd);

@@ -82,9 +82,9 @@ void session_init(struct session *s, struct lab *lab, int sw, struct session_io 
     memset(s, 0, sizeof *s);
     s->lab = lab;
     s->sw = sw;
-    s->mode = host->is_array && host->is_array(lab, sw) ? MODE_ARRAY
-              : host->is_host && host->is_host(lab, sw) ? MODE_HOST
-                                                         : MODE_EXEC;
+    s->mode = host->node_mode ? host->node_mode(lab, sw) : NULL;
+    if (!s->mode)
+        s->mode = MODE_EXEC;
     s->term_length = 24;
     s->term_width = 80;
     s->io = io;
@@ -111,10 +111,10 @@ void mode_ctx_key_get(const struct mode_ctx *c, void *key, size_t n)
 
 void session_prompt(const struct session *s, char *buf, size_t n)
 {
-    if (s->mode == MODE_HOST) /* a Linux root shell's */
-        snprintf(buf, n, "root@%s%s# ", host->hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
+    if (s->mode->shell == SHELL_HOST) /* a Linux root shell's */
+        snprintf(buf, n, "root@%s%s# ", host->hostname(s->lab, s->sw), (s->mode)->prompt);
     else
-        snprintf(buf, n, "%s%s# ", host->hostname(s->lab, s->sw), mode_info(s->mode)->prompt);
+        snprintf(buf, n, "%s%s# ", host->hostname(s->lab, s->sw), (s->mode)->prompt);
 }
 
 void cmd_printf(struct session *s, const char *fmt, ...)
@@ -178,7 +178,7 @@ static const char *lab_values(void *ctx, const struct gtoken *t, const struct cm
     return src->help;
 }
 
-static struct match_env env_for(struct session *s, enum mode m)
+static struct match_env env_for(struct session *s, const struct mode_info *m)
 {
     return (struct match_env){session_grammar(), m, allowed, lab_values, s};
 }
@@ -221,11 +221,11 @@ static void report_array(struct session *s, enum match_status st, const char *li
 static void report(struct session *s, enum match_status st, size_t col0, const char *line,
                    size_t off, long lo, long hi)
 {
-    if (s->mode == MODE_ARRAY) {
+    if (s->mode->shell == SHELL_SMCLI) {
         report_array(s, st, line, off, lo, hi);
         return;
     }
-    if (s->mode == MODE_HOST) {
+    if (s->mode->shell == SHELL_HOST) {
         report_host(s, st, line, off, lo, hi);
         return;
     }
@@ -267,7 +267,7 @@ struct piece {
     char *text;
     struct words w;
     struct match_result r;
-    enum mode mode;
+    const struct mode_info *mode;
     size_t base; /* offset of text in the whole line */
 };
 
@@ -292,8 +292,8 @@ static void piece_lex(struct piece *p, const char *line, size_t a, size_t b)
  * mode it climbs to, or as an exec `show` taken in a config mode. */
 struct reading {
     struct match_result r;
-    enum mode mode; /* the mode the session is in when the command has run */
-    enum mode env;  /* the mode whose commands it matched */
+    const struct mode_info *mode; /* the mode the session is in when the command has run */
+    const struct mode_info *env;  /* the mode whose commands it matched */
 };
 
 /* Did the first word select a command in this reading? */
@@ -310,19 +310,19 @@ static bool viable(const struct reading *rd)
     return rd->r.status != MATCH_INVALID;
 }
 
-static int collect_readings(struct session *s, struct piece *p, enum mode m, struct reading *rd)
+static int collect_readings(struct session *s, struct piece *p, const struct mode_info *m, struct reading *rd)
 {
     int n = 0;
-    for (enum mode at = m;; at = mode_info(at)->parent) {
+    for (const struct mode_info *at = m;; at = (at)->parent) {
         struct match_env e = env_for(s, at);
         match_line(&e, &p->w, &rd[n].r);
         rd[n].env = at;
         rd[n++].mode = at;
-        if (!(M(at) & M_SUBMODES))
+        if (!mode_is_sub(at))
             break;
     }
     const struct word *w0 = &p->w.w[0];
-    if (mode_info(m)->is_config && w0->len >= 2 && w0->len <= 4 &&
+    if ((m)->is_config && w0->len >= 2 && w0->len <= 4 &&
         strncasecmp(w0->s, "show", w0->len) == 0) {
         struct match_env e = env_for(s, MODE_EXEC);
         match_line(&e, &p->w, &rd[n].r);
@@ -370,14 +370,14 @@ static int choose_reading(const struct piece *p, struct reading *rd, int n, bool
     return pick;
 }
 
-static enum match_status match_climbing(struct session *s, struct piece *p, enum mode m)
+static enum match_status match_climbing(struct session *s, struct piece *p, const struct mode_info *m)
 {
     if (p->w.n == 0) { /* nothing before a pipe */
         struct match_env e = env_for(s, m);
         p->mode = m;
         return match_line(&e, &p->w, &p->r);
     }
-    struct reading rd[MODE_COUNT + 1];
+    struct reading rd[MODE_MAX + 1];
     int n = collect_readings(s, p, m, rd);
     bool ambiguous;
     int pick = choose_reading(p, rd, n, &ambiguous);
@@ -451,10 +451,10 @@ static int run_command(struct session *s, const struct cmd_def *cmd, const struc
  * runs only while the feature's check finds the object. `exit`, `end`,
  * `do`, shows and the parents' commands run in any case, so a stale mode
  * can always be left (docs/mode-context.md). */
-static bool context_ok(struct session *s, const struct cmd_def *cmd, enum mode runs_in)
+static bool context_ok(struct session *s, const struct cmd_def *cmd, const struct mode_info *runs_in)
 {
-    if (runs_in != s->mode || !(M(s->mode) & M_SUBMODES) || !(cmd->modes & M(s->mode)) ||
-        (cmd->modes & M(mode_info(s->mode)->parent)) || !host->mode_check)
+    if (runs_in != s->mode || !mode_is_sub(s->mode) || !mode_in(cmd->modes, s->mode) ||
+        mode_in(cmd->modes, s->mode->parent) || !host->mode_check)
         return true;
     const struct mode_check *c = host->mode_check(s->mode, s->mode == MODE_IF ? s->ctx.iftype : NULL);
     return !c || c->ok(s);
@@ -481,7 +481,7 @@ static long bad_char(const char *line)
 
 /* Runs the command of the line; its filters go to pl, or, when pl is NULL
  * (a line run within a command), a pipe is refused. */
-static int run_line(struct session *s, const char *line, size_t col0, enum mode m,
+static int run_line(struct session *s, const char *line, size_t col0, const struct mode_info *m,
                     struct pipeline *pl)
 {
     struct segments sg;
@@ -522,13 +522,13 @@ static int run_line(struct session *s, const char *line, size_t col0, enum mode 
         s->filtered = true; /* filters need the whole output */
     p[0].r.args.offset = (int)col0;
     /* an operator is never in a config mode, unless made one while there */
-    if (((p[0].r.var->cmd->flags & CMD_ADMIN) || mode_info(m)->is_config) && s->role == ROLE_OPERATOR) {
-        if (mode_info(m)->is_config)
+    if (((p[0].r.var->cmd->flags & CMD_ADMIN) || (m)->is_config) && s->role == ROLE_OPERATOR) {
+        if ((m)->is_config)
             s->mode = MODE_EXEC;
         cmd_error(s, "%% Permission denied");
         goto out;
     }
-    enum mode was = s->mode;
+    const struct mode_info *was = s->mode;
     struct mode_ctx was_ctx = s->ctx;
     bool ctx_ok = context_ok(s, p[0].r.var->cmd, p[0].mode);
     s->mode = p[0].mode; /* a parent mode's command leaves the sub-mode */
@@ -621,7 +621,7 @@ bool cmd_wait_until(struct session *s, uint64_t t)
     return !s->stopped;
 }
 
-int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset)
+int session_exec_in(struct session *s, const struct mode_info *m, const char *line, size_t offset)
 {
     return run_line(s, line, offset, m, NULL);
 }
@@ -663,7 +663,7 @@ static const char *array_statement(const char *line, char *buf, size_t n)
 int session_exec(struct session *s, const char *line)
 {
     char prompt[128], statement[1024];
-    if (s->mode == MODE_ARRAY)
+    if (s->mode->shell == SHELL_SMCLI)
         line = array_statement(line, statement, sizeof statement);
     host->lock(s->lab);
     host->tick(s->lab);
@@ -674,10 +674,10 @@ int session_exec(struct session *s, const char *line)
     s->last_error[0] = '\0';
     struct pipeline pl = {.n = 0};
     int rc = 1;
-    enum mode was = s->mode;
+    const struct mode_info *was = s->mode;
     if (account_ok(s)) {
         rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl);
-        if (config_exit && mode_info(was)->is_config && !mode_info(s->mode)->is_config)
+        if (config_exit && (was)->is_config && !(s->mode)->is_config)
             config_exit(s);
     } else {
         cmd_printf(s, ACCOUNT_GONE, s->user);
@@ -710,17 +710,17 @@ static void print_help(struct session *s, const struct help_list *h)
 /* The mode whose commands `?` and Tab offer after the first word, chosen
  * as the line would run (match_climbing): `sh run?` at (config-if)# is a
  * show, `sh ?` is ambiguous. The partial last word helps decide when it
- * can; -1: ambiguous. */
-static int help_env(struct session *s, struct piece *p, int nfull)
+ * can; NULL: ambiguous. */
+static const struct mode_info *help_env(struct session *s, struct piece *p, int nfull)
 {
     int all = p->w.n;
     for (int pass = 0; pass < 2; pass++) {
         p->w.n = pass == 0 ? all : nfull;
-        struct reading rd[MODE_COUNT + 1];
+        struct reading rd[MODE_MAX + 1];
         int n = collect_readings(s, p, s->mode, rd);
         bool ambiguous;
         int pick = choose_reading(p, rd, n, &ambiguous);
-        int env = ambiguous ? -1 : (int)rd[pick].env;
+        const struct mode_info *env = ambiguous ? NULL : rd[pick].env;
         bool usable = pass == 1 || (!ambiguous && rd[pick].r.status != MATCH_INVALID);
         for (int i = 0; i < n; i++)
             match_result_free(&rd[i].r);
@@ -742,28 +742,28 @@ static void help_readings(struct session *s, struct piece *p, int nfull, const c
                           struct help_list *h)
 {
     if (nfull > 0) {
-        int env = help_env(s, p, nfull);
-        if (env < 0) {
+        const struct mode_info *env = help_env(s, p, nfull);
+        if (!env) {
             memset(h, 0, sizeof *h);
             h->status = MATCH_AMBIGUOUS;
             h->err_off = p->w.w[0].off;
             return;
         }
-        struct match_env e = env_for(s, (enum mode)env);
+        struct match_env e = env_for(s, env);
         match_help(&e, &p->w, nfull, part, plen, h);
         return;
     }
     struct match_env e = env_for(s, s->mode);
     match_help(&e, &p->w, 0, part, plen, h);
-    for (enum mode at = s->mode; plen > 0 && (M(at) & M_SUBMODES);) {
-        at = mode_info(at)->parent;
+    for (const struct mode_info *at = s->mode; plen > 0 && mode_is_sub(at);) {
+        at = (at)->parent;
         struct help_list more;
         struct match_env pe = env_for(s, at);
         match_help(&pe, &p->w, 0, part, plen, &more);
         help_list_merge(h, &more);
         help_list_free(&more);
     }
-    if (mode_info(s->mode)->is_config && strncasecmp(part, "show", plen < 4 ? plen : 4) == 0 && plen <= 4) {
+    if ((s->mode)->is_config && strncasecmp(part, "show", plen < 4 ? plen : 4) == 0 && plen <= 4) {
         struct help_list ex;
         struct match_env xe = env_for(s, MODE_EXEC);
         match_help(&xe, &p->w, 0, "show", 4, &ex);

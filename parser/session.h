@@ -60,7 +60,7 @@ enum role { ROLE_ADMIN, ROLE_OPERATOR };
 struct session {
     struct lab *lab;
     int sw; /* switch index in the lab */
-    enum mode mode;
+    const struct mode_info *mode;
     struct mode_ctx ctx;
     int term_length, term_width;
     int idle_timeout; /* seconds without input before logout, 0 = none; kept by the front-end */
@@ -122,7 +122,7 @@ bool cmd_wait_until(struct session *s, uint64_t t);
  * replaying the startup configuration): the caller holds the lab, and the
  * output goes to s->out for the caller to show. A pipe is refused there:
  * filters belong to the typed line. offset places carets. */
-int session_exec_in(struct session *s, enum mode m, const char *line, size_t offset);
+int session_exec_in(struct session *s, const struct mode_info *m, const char *line, size_t offset);
 
 /* Called under the lab lock after a line took the session from a
  * configuration mode back to exec (`end`, `exit`, Ctrl-Z): the switch

@@ -9,7 +9,7 @@ static int cmd_exit(struct session *s, const struct cmd_args *a)
     if (s->mode == MODE_EXEC)
         s->closed = true;
     else
-        s->mode = mode_info(s->mode)->parent;
+        s->mode = (s->mode)->parent;
     return 0;
 }
 
@@ -24,7 +24,7 @@ static int cmd_end(struct session *s, const struct cmd_args *a)
 static int cmd_do(struct session *s, const struct cmd_args *a)
 {
     const struct cmd_arg *line = arg_get(a, "command");
-    enum mode m = s->mode;
+    const struct mode_info *m = s->mode;
     struct mode_ctx ctx = s->ctx;
     int rc = session_exec_in(s, MODE_EXEC, line->str, (size_t)(a->offset + line->off));
     s->mode = m; /* even `do configure terminal` comes back */
@@ -33,7 +33,7 @@ static int cmd_do(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def session_cmds[] = {
-    {M(MODE_EXEC) | M_NOT_EXEC, "exit", NULL, cmd_exit, 0, 0, 0},
+    {MODES(MODE_EXEC, &modes_under_exec), "exit", NULL, cmd_exit, 0, 0, 0},
     {M_NOT_EXEC, "end", NULL, cmd_end, 0, 0, 0},
     {M_CONFIG_ALL, "do <command:line>", "command: Exec command", cmd_do, CMD_PIPE, 0, 0},
     {0},

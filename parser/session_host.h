@@ -29,7 +29,7 @@ struct value_source {
  * one still exists, writing the error (cmd_error) when not. Run under the
  * lab lock before each command of the mode's own (docs/mode-context.md). */
 struct mode_check {
-    enum mode mode;
+    const struct mode_info *mode;
     const struct iftype *iftype; /* MODE_IF: the interface type checked; else NULL */
     bool (*ok)(struct session *s);
 };
@@ -47,11 +47,10 @@ struct session_host {
     void (*make_room)(struct lab *lab);
     bool (*gate_enabled)(const struct lab *lab, int sw, const struct gate *gate);
     const char *(*hostname)(const struct lab *lab, int sw);
-    /* Node sw is a lab host (docs/hosts.md): its session is a shell in
-     * MODE_HOST. NULL: none is. */
-    bool (*is_host)(const struct lab *lab, int sw);
-    /* A host that is a storage array (docs/array.md): MODE_ARRAY. */
-    bool (*is_array)(const struct lab *lab, int sw);
+    /* The mode a session on node sw starts in when it is not a switch: a
+     * lab host's shell (docs/hosts.md), a storage array's (docs/array.md);
+     * NULL: exec. The hook NULL: every node is a switch. */
+    const struct mode_info *(*node_mode)(const struct lab *lab, int sw);
     /* The clock: catch up with the wall, lab time now, wall time until lab
      * time t, real or virtual, run the engine to t. */
     void (*tick)(struct lab *lab);
@@ -66,7 +65,7 @@ struct session_host {
     /* The features' value sources and mode checks, by name and by mode
      * (NULL: none). */
     const struct value_source *(*value_source)(const char *name);
-    const struct mode_check *(*mode_check)(enum mode m, const struct iftype *iftype);
+    const struct mode_check *(*mode_check)(const struct mode_info *m, const struct iftype *iftype);
 };
 
 /* Given once before the first session; the first call wins. */

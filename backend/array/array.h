@@ -44,5 +44,8 @@ extern const struct cmd_def array_cmds[];
 /* Handlers of array_cmds defined beside their shows. */
 int array_cmd_profile(struct session *s, const struct cmd_args *a);
 int array_cmd_iscsi_perf(struct session *s, const struct cmd_args *a);
+struct mode_info;
+/* a storage array's SMcli shell, its only mode (docs/array.md, docs/registry.md). */
+extern const struct mode_info array_mode;
 
 #endif

@@ -1,9 +1,10 @@
 /* A storage array's shell (docs/array.md): SMcli script commands in
- * MODE_ARRAY. Attribute lists (`writeCacheEnabled=TRUE ...`) are parsed
+ * array_mode. Attribute lists (`writeCacheEnabled=TRUE ...`) are parsed
  * here, as SMcli's script parser takes them; the statements' words are
  * grammar, so `?`, Tab and abbreviations work. */
 #include "feature.h"
 #include "array.h"
+#include "host/host.h"
 #include "lab/lab.h"
 #include "session.h"
 #include <ctype.h>
@@ -320,33 +321,33 @@ static int cmd_exit(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def array_cmds[] = {
-    {M(MODE_ARRAY), "show storageSubsystem profile",
+    {MODES(&array_mode), "show storageSubsystem profile",
      "show: Show the array's state\nstorageSubsystem: The storage subsystem\nprofile: Its profile: controllers,"
      " logical drives, cache settings",
      array_cmd_profile, CMD_PIPE, 0, 0},
-    {M(MODE_ARRAY), "show file <name:word>",
+    {MODES(&array_mode), "show file <name:word>",
      "show: Show the array's state\nfile: A file the array saved (mdsim's way to read it)\nname: Its name",
      cmd_show_file, CMD_PIPE, 0, 0},
-    {M(MODE_ARRAY), "set allLogicalDrives <attrs:line>",
+    {MODES(&array_mode), "set allLogicalDrives <attrs:line>",
      "set: Change settings\nallLogicalDrives: Every logical drive\nattrs: writeCacheEnabled=TRUE|FALSE"
      " mirrorCacheEnabled=TRUE|FALSE readCacheEnabled=TRUE|FALSE",
      cmd_set_all, 0, 0, 0},
-    {M(MODE_ARRAY), "set logicalDrive <rest:line>",
+    {MODES(&array_mode), "set logicalDrive <rest:line>",
      "set: Change settings\nlogicalDrive: One logical drive\nrest: [NAME] writeCacheEnabled=TRUE|FALSE ...",
      cmd_set_ld, 0, 0, 0},
-    {M(MODE_ARRAY), "set controller <rest:line>",
+    {MODES(&array_mode), "set controller <rest:line>",
      "set: Change settings\ncontroller: A controller\nrest: [a|b] availability=online|offline", cmd_set_controller, 0,
      0, 0},
-    {M(MODE_ARRAY), "set session <attrs:line>",
+    {MODES(&array_mode), "set session <attrs:line>",
      "set: Change settings\nsession: The script session\nattrs: performanceMonitorInterval=3-3600"
      " performanceMonitorIterations=1-1200",
      cmd_set_session, 0, 0, 0},
-    {M(MODE_ARRAY), "save storageSubsystem performanceStats <attrs:line>",
+    {MODES(&array_mode), "save storageSubsystem performanceStats <attrs:line>",
      "save: Save to a file\nstorageSubsystem: The storage subsystem\nperformanceStats: Its performance monitor's"
      " statistics, polled as the session sets\nattrs: file=\"NAME.csv\"",
      cmd_save_stats, 0, 0, 0},
-    {M(MODE_ARRAY), "exit", "exit: Leave the shell", cmd_exit, 0, 0, 0},
-    {M(MODE_HOST), "iscsi-perf [<options:line>]",
+    {MODES(&array_mode), "exit", "exit: Leave the shell", cmd_exit, 0, 0, 0},
+    {MODES(&host_mode), "iscsi-perf [<options:line>]",
      "iscsi-perf: iSCSI I/O against a storage array's target (docs/array.md)\n"
      "options: [-m inflight] [-b blocks] [-t secs] [-r] [-w] iscsi://host/iqn/lun",
      array_cmd_iscsi_perf, CMD_PIPE, 0, 0},

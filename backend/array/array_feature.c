@@ -95,8 +95,23 @@ struct array *array_engine(struct lab *lab, int h)
     return NULL;
 }
 
+const struct mode_info array_mode = {
+    .name = "smcli",
+    .prompt = "(smcli)",
+    .parent = &array_mode,
+    .shell = SHELL_SMCLI,
+};
+static const struct mode_info *const modes[] = {&array_mode, NULL};
+
+static const struct mode_info *node_mode(const struct lab *lab, int sw)
+{
+    return lab_is_array(lab, sw) ? &array_mode : NULL;
+}
+
 const struct feature array_feature = {
     .name = "array",
+    .modes = modes,
+    .node_mode = node_mode,
     .cmds = array_cmds,
     .tables = tables,
     .engine_new = create,

@@ -217,15 +217,15 @@ static int cmd_show_file(struct session *s, const struct cmd_args *a)
 
 
 const struct cmd_def bootflash_cmds[] = {
-    {M(MODE_EXEC), "dir [<path:word>]", "dir: List files in a directory\npath: bootflash: or bootflash:NAME", cmd_dir,
+    {MODES(MODE_EXEC), "dir [<path:word>]", "dir: List files in a directory\npath: bootflash: or bootflash:NAME", cmd_dir,
      CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "copy <source:word> <destination:word>",
+    {MODES(MODE_EXEC), "copy <source:word> <destination:word>",
      "copy: Copy from one file to another\nsource: A host file, or bootflash:NAME\n"
      "destination: bootflash:NAME",
      cmd_copy, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "delete <path:word>", "delete: Delete a file\n" "path: bootflash:NAME", cmd_delete, CMD_ADMIN | CMD_FREES,
+    {MODES(MODE_EXEC), "delete <path:word>", "delete: Delete a file\n" "path: bootflash:NAME", cmd_delete, CMD_ADMIN | CMD_FREES,
      0, 0},
-    {M(MODE_EXEC), "show file <path:word> [md5sum]",
+    {MODES(MODE_EXEC), "show file <path:word> [md5sum]",
      "file: Display contents of a file\n" "path: bootflash:NAME\nmd5sum: Display the MD5 checksum of the file", cmd_show_file, CMD_PIPE, 0, 0},
     {0},
 };

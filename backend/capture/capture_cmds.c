@@ -82,7 +82,7 @@ static int cmd_ethanalyzer(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def capture_cmds[] = {
-    {M(MODE_EXEC),
+    {MODES(MODE_EXEC),
      "ethanalyzer local interface gigabitethernet <port:slot/port> [limit-captured-frames <frames:1-100000>] write "
      "<path:word>",
      "ethanalyzer: Configure cisco packet analyzer\nlocal: Local capture\ninterface: Select interface to capture\n"

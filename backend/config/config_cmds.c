@@ -128,17 +128,17 @@ static int reload(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def config_cmds[] = {
-    {M(MODE_EXEC), "show running-config", NULL, show_running, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show running-config all", "all: Current operating configuration with defaults",
+    {MODES(MODE_EXEC), "show running-config", NULL, show_running, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show running-config all", "all: Current operating configuration with defaults",
      show_running_all, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show running-config interface gigabitethernet <port:slot/port>", NULL, show_running_ge,
+    {MODES(MODE_EXEC), "show running-config interface gigabitethernet <port:slot/port>", NULL, show_running_ge,
      CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show running-config interface mgmt <id:0-0>",
+    {MODES(MODE_EXEC), "show running-config interface mgmt <id:0-0>",
      "mgmt: Management interface\nid: Management interface number", show_running_mgmt, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show startup-config", NULL, show_startup, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "copy startup-config running-config", NULL, copy_start_run, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "write erase", NULL, write_erase, CMD_ADMIN | CMD_FREES, 0, 0},
-    {M(MODE_EXEC), "reload", NULL, reload, CMD_ADMIN, 0, 0},
+    {MODES(MODE_EXEC), "show startup-config", NULL, show_startup, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "copy running-config startup-config", NULL, copy_run_start, CMD_ADMIN, 0, 0},
+    {MODES(MODE_EXEC), "copy startup-config running-config", NULL, copy_start_run, CMD_ADMIN, 0, 0},
+    {MODES(MODE_EXEC), "write erase", NULL, write_erase, CMD_ADMIN | CMD_FREES, 0, 0},
+    {MODES(MODE_EXEC), "reload", NULL, reload, CMD_ADMIN, 0, 0},
     {0},
 };

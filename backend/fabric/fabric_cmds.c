@@ -180,13 +180,13 @@ static int show_fcns(struct session *s, const struct cmd_args *a)
     "seconds: Seconds to wait for each answer"
 
 const struct cmd_def fabric_cmds[] = {
-    {M(MODE_EXEC), "fcping {fcid <id:word> | pwwn <wwn:wwn>} vsan <vid:1-4093> [count <n:1-2147483647>] "
+    {MODES(MODE_EXEC), "fcping {fcid <id:word> | pwwn <wwn:wwn>} vsan <vid:1-4093> [count <n:1-2147483647>] "
                    "[timeout <seconds:1-10>]",
      FCPING_HELP, cmd_fcping, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show flogi database [vsan <vid:1-4093>]",
+    {MODES(MODE_EXEC), "show flogi database [vsan <vid:1-4093>]",
      "flogi: Display FLOGI information\ndatabase: The N ports logged in on this switch\nvsan: Only one VSAN\nvid: VSAN id",
      show_flogi, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show fcns database [vsan <vid:1-4093>]",
+    {MODES(MODE_EXEC), "show fcns database [vsan <vid:1-4093>]",
      "fcns: Display the name server\ndatabase: The N ports of the fabric\nvsan: Only one VSAN\nvid: VSAN id", show_fcns,
      CMD_PIPE, 0, 0},
     {0},

@@ -131,17 +131,17 @@ static int show_running(struct session *s, const struct cmd_args *a)
     "vsans: VSAN ids (1-10,20)"
 
 const struct cmd_def fcdomain_cmds[] = {
-    {M(MODE_CONFIG), "[no] fcdomain domain <id:1-239> {static | preferred} vsan <vsans:list:1-4093>", DOMAIN_HELP,
+    {MODES(MODE_CONFIG), "[no] fcdomain domain <id:1-239> {static | preferred} vsan <vsans:list:1-4093>", DOMAIN_HELP,
      cmd_domain, 0, 0, 0},
-    {M(MODE_CONFIG), "fcdomain restart [disruptive] vsan <vsans:list:1-4093>", RESTART_HELP, cmd_restart, 0, 0, 0},
-    {M(MODE_EXEC), "show fcdomain vsan <vid:1-4093>",
+    {MODES(MODE_CONFIG), "fcdomain restart [disruptive] vsan <vsans:list:1-4093>", RESTART_HELP, cmd_restart, 0, 0, 0},
+    {MODES(MODE_EXEC), "show fcdomain vsan <vid:1-4093>",
      "fcdomain: Display fcdomain information\nvsan: VSAN of the domain\nvid: VSAN id", show_fcdomain, CMD_PIPE, 0,
      0},
-    {M(MODE_EXEC), "show fcdomain domain-list vsan <vid:1-4093>",
+    {MODES(MODE_EXEC), "show fcdomain domain-list vsan <vid:1-4093>",
      "fcdomain: Display fcdomain information\ndomain-list: Display the list of domain IDs\nvsan: VSAN of the "
      "domains\nvid: VSAN id",
      show_domains, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show running-config fcdomain", "fcdomain: Show fcdomain configuration", show_running, CMD_PIPE,
+    {MODES(MODE_EXEC), "show running-config fcdomain", "fcdomain: Show fcdomain configuration", show_running, CMD_PIPE,
      0, 0},
     {0},
 };

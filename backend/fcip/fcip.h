@@ -95,5 +95,8 @@ extern const struct mode_check fcip_mode_checks[];
 /* fcip_show.c's handlers for fcip_cmds. */
 int fcip_show_profile(struct session *s, const struct cmd_args *a);
 int fcip_show_running(struct session *s, int id);
+struct mode_info;
+/* (config-profile): `fcip profile N` (docs/registry.md). */
+extern const struct mode_info fcip_profile_mode;
 
 #endif

@@ -34,7 +34,7 @@ static int cmd_profile(struct session *s, const struct cmd_args *a)
         return 0;
     }
     fcip_profile_create(s->lab, s->sw, id);
-    s->mode = MODE_PROFILE;
+    s->mode = &fcip_profile_mode;
     s->ctx.a = id;
     return 0;
 }
@@ -381,81 +381,81 @@ static int show_running_if(struct session *s, const struct cmd_args *a)
 static const char *const gate_help = "feature: Command to enable/disable features\nfcip: Enable/Disable FCIP";
 
 const struct cmd_def fcip_cmds[] = {
-    {M(MODE_CONFIG), "[no] feature fcip", gate_help, cmd_gate, 0, 0, 0},
-    {M(MODE_CONFIG), "[no] fcip enable", "fcip: Configure FCIP\nenable: Enable/Disable FCIP", cmd_gate, 0, 0, 0},
+    {MODES(MODE_CONFIG), "[no] feature fcip", gate_help, cmd_gate, 0, 0, 0},
+    {MODES(MODE_CONFIG), "[no] fcip enable", "fcip: Configure FCIP\nenable: Enable/Disable FCIP", cmd_gate, 0, 0, 0},
     {M_CONFIG_ALL, "[no] fcip profile <pid:1-255@fcip-profile>",
      "fcip: Configure FCIP\nprofile: Configure FCIP profile\npid: Enter profile id", cmd_profile, 0, &fcip_gate, 0},
 
-    {M(MODE_PROFILE), "ip address <addr:ipv4>", "address: Configure IP address\naddr: Enter the IP address",
+    {MODES(&fcip_profile_mode), "ip address <addr:ipv4>", "address: Configure IP address\naddr: Enter the IP address",
      cmd_profile_ip, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no ip address [<addr:ipv4>]", "address: Configure IP address\naddr: Enter the IP address",
+    {MODES(&fcip_profile_mode), "no ip address [<addr:ipv4>]", "address: Configure IP address\naddr: Enter the IP address",
      cmd_profile_ip, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "port <portnum:1-65535>", "port: Configure listening port\nportnum: Enter the port number",
+    {MODES(&fcip_profile_mode), "port <portnum:1-65535>", "port: Configure listening port\nportnum: Enter the port number",
      cmd_port, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no port [<portnum:1-65535>]", "port: Configure listening port\nportnum: Enter the port number",
+    {MODES(&fcip_profile_mode), "no port [<portnum:1-65535>]", "port: Configure listening port\nportnum: Enter the port number",
      cmd_port, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp keepalive-timeout <seconds:1-7200>",
+    {MODES(&fcip_profile_mode), "[no] tcp keepalive-timeout <seconds:1-7200>",
      "tcp: Configure TCP parameters\nkeepalive-timeout: Configure keep alive timeout in sec\nseconds: Enter the "
      "timeout in sec",
      cmd_keepalive, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp keepalive-timeout",
+    {MODES(&fcip_profile_mode), "no tcp keepalive-timeout",
      "tcp: Configure TCP parameters\nkeepalive-timeout: Configure keep alive timeout in sec", cmd_keepalive, 0,
      &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp max-retransmissions <count:1-8>",
+    {MODES(&fcip_profile_mode), "[no] tcp max-retransmissions <count:1-8>",
      "tcp: Configure TCP parameters\nmax-retransmissions: Configure maximum number of retransmissions\ncount: Enter "
      "the number of retransmissions",
      cmd_max_retrans, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp max-retransmissions",
+    {MODES(&fcip_profile_mode), "no tcp max-retransmissions",
      "tcp: Configure TCP parameters\nmax-retransmissions: Configure maximum number of retransmissions",
      cmd_max_retrans, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp min-retransmit-time <ms:200-5000>",
+    {MODES(&fcip_profile_mode), "[no] tcp min-retransmit-time <ms:200-5000>",
      "tcp: Configure TCP parameters\nmin-retransmit-time: Configure minimum retransmit timeout in ms\nms: Enter "
      "the time in ms",
      cmd_min_rto, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp min-retransmit-time",
+    {MODES(&fcip_profile_mode), "no tcp min-retransmit-time",
      "tcp: Configure TCP parameters\nmin-retransmit-time: Configure minimum retransmit timeout in ms", cmd_min_rto,
      0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp pmtu-enable [reset-timeout <seconds:60-3600>]",
+    {MODES(&fcip_profile_mode), "[no] tcp pmtu-enable [reset-timeout <seconds:60-3600>]",
      "tcp: Configure TCP parameters\npmtu-enable: Enable PMTU discovery\nreset-timeout: Configure PMTU reset "
      "timeout\nseconds: Enter the timeout in sec",
      cmd_pmtu, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp pmtu-enable reset-timeout",
+    {MODES(&fcip_profile_mode), "no tcp pmtu-enable reset-timeout",
      "tcp: Configure TCP parameters\npmtu-enable: Enable PMTU discovery\nreset-timeout: Configure PMTU reset "
      "timeout",
      cmd_pmtu, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp sack-enable", "tcp: Configure TCP parameters\nsack-enable: Enable SACK option",
+    {MODES(&fcip_profile_mode), "[no] tcp sack-enable", "tcp: Configure TCP parameters\nsack-enable: Enable SACK option",
      cmd_sack, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "tcp max-bandwidth-mbps " BW_ARGS("mbps", "1", "1000"), BW_HELP("mbps"), cmd_bandwidth_mbps, 0,
+    {MODES(&fcip_profile_mode), "tcp max-bandwidth-mbps " BW_ARGS("mbps", "1", "1000"), BW_HELP("mbps"), cmd_bandwidth_mbps, 0,
      &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp max-bandwidth-mbps [" BW_ARGS("mbps", "1", "1000") "]", BW_HELP("mbps"),
+    {MODES(&fcip_profile_mode), "no tcp max-bandwidth-mbps [" BW_ARGS("mbps", "1", "1000") "]", BW_HELP("mbps"),
      cmd_bandwidth_mbps, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "tcp max-bandwidth-kbps " BW_ARGS("kbps", "1000", "1000000"), BW_HELP("kbps"), cmd_bandwidth_kbps,
+    {MODES(&fcip_profile_mode), "tcp max-bandwidth-kbps " BW_ARGS("kbps", "1000", "1000000"), BW_HELP("kbps"), cmd_bandwidth_kbps,
      0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp max-bandwidth-kbps [" BW_ARGS("kbps", "1000", "1000000") "]", BW_HELP("kbps"),
+    {MODES(&fcip_profile_mode), "no tcp max-bandwidth-kbps [" BW_ARGS("kbps", "1000", "1000000") "]", BW_HELP("kbps"),
      cmd_bandwidth_kbps, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp cwm [burstsize <kb:10-100>]",
+    {MODES(&fcip_profile_mode), "[no] tcp cwm [burstsize <kb:10-100>]",
      "tcp: Configure TCP parameters\ncwm: Enable congestion window monitoring\nburstsize: Configure burst size\nkb: "
      "Enter the burst size in KB",
      cmd_cwm, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp cwm burstsize",
+    {MODES(&fcip_profile_mode), "no tcp cwm burstsize",
      "tcp: Configure TCP parameters\ncwm: Enable congestion window monitoring\nburstsize: Configure burst size",
      cmd_cwm, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp max-jitter <us:0-10000>",
+    {MODES(&fcip_profile_mode), "[no] tcp max-jitter <us:0-10000>",
      "tcp: Configure TCP parameters\nmax-jitter: Configure maximum delay jitter in us\nus: Enter the jitter in us",
      cmd_jitter, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp max-jitter",
+    {MODES(&fcip_profile_mode), "no tcp max-jitter",
      "tcp: Configure TCP parameters\nmax-jitter: Configure maximum delay jitter in us", cmd_jitter, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "[no] tcp send-buffer-size <kb:0-8192>",
+    {MODES(&fcip_profile_mode), "[no] tcp send-buffer-size <kb:0-8192>",
      "tcp: Configure TCP parameters\nsend-buffer-size: Configure send buffer size in KB\nkb: Enter the buffer "
      "size in KB",
      cmd_send_buf, 0, &fcip_gate, 0},
-    {M(MODE_PROFILE), "no tcp send-buffer-size",
+    {MODES(&fcip_profile_mode), "no tcp send-buffer-size",
      "tcp: Configure TCP parameters\nsend-buffer-size: Configure send buffer size in KB", cmd_send_buf, 0,
      &fcip_gate, 0},
 
     {M_CONFIG_ALL, "[no] interface fcip <id:1-255@fcip-if>", "fcip: FCIP interface\nid: Enter the interface id",
      cmd_interface, 0, &fcip_gate, 0},
-#define FCIP_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, &fcip_gate, &fcip_iftype}
+#define FCIP_IF(syntax, help, fn) {MODES(MODE_IF), syntax, help, fn, 0, &fcip_gate, &fcip_iftype}
     FCIP_IF("use-profile <pid:1-255@fcip-profile>", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
             cmd_use_profile),
     FCIP_IF("no use-profile [<pid:1-255@fcip-profile>]", "use-profile: Configure FCIP profile to use\npid: Enter profile id",
@@ -510,13 +510,13 @@ const struct cmd_def fcip_cmds[] = {
     FCIP_IF("no switchport description [<text:line>]", "text: Description", cmd_description),
     FCIP_IF("[no] shutdown", NULL, cmd_shutdown),
 
-    {M(MODE_EXEC), "show fcip profile [<pid:1-255@fcip-profile> | all]",
+    {MODES(MODE_EXEC), "show fcip profile [<pid:1-255@fcip-profile> | all]",
      "fcip: Show FCIP information\nprofile: Show FCIP profile information\npid: Enter profile id\nall: Show "
      "all profiles in detail",
      fcip_show_profile, CMD_PIPE, &fcip_gate, 0},
-    {M(MODE_EXEC), "show running-config fcip", "fcip: Show FCIP configuration", show_running, CMD_PIPE,
+    {MODES(MODE_EXEC), "show running-config fcip", "fcip: Show FCIP configuration", show_running, CMD_PIPE,
      &fcip_gate, 0},
-    {M(MODE_EXEC), "show running-config interface fcip <id:1-255@fcip-if>", "fcip: FCIP interface\nid: Enter the interface id",
+    {MODES(MODE_EXEC), "show running-config interface fcip <id:1-255@fcip-if>", "fcip: FCIP interface\nid: Enter the interface id",
      show_running_if, CMD_PIPE, &fcip_gate, 0},
     FCIP_LIVE_CMDS,
     {0},
@@ -575,7 +575,7 @@ static bool if_ok(struct session *s)
 }
 
 const struct mode_check fcip_mode_checks[] = {
-    {MODE_PROFILE, NULL, profile_ok},
+    {&fcip_profile_mode, NULL, profile_ok},
     {MODE_IF, &fcip_iftype, if_ok},
     {MODE_EXEC, NULL, NULL},
 };

@@ -37,23 +37,23 @@ void fcip_clear_all_counters(struct session *s);
  * tunnels' connections, so it comes with the feature (iSCSI will add its
  * own when it has TCP). */
 #define FCIP_LIVE_CMDS                                                                                             \
-    {M(MODE_EXEC), "show interface fcip <id:1-255@fcip-if> [{brief | counters | description | trunk vsan}]",              \
+    {MODES(MODE_EXEC), "show interface fcip <id:1-255@fcip-if> [{brief | counters | description | trunk vsan}]",              \
      "interface: Interface status and configuration\nfcip: FCIP interface\nid: Interface number\n"                \
      "brief: Brief summary\ncounters: Interface counters\ndescription: Interface description\n"                   \
      "trunk: Trunk information\nvsan: Trunk VSANs",                                                                \
      fcip_show_interface, CMD_PIPE, &fcip_gate, 0},                                                                 \
-        {M(MODE_EXEC), "show fcip summary", "fcip: FCIP information\nsummary: Summary of the FCIP interfaces",      \
+        {MODES(MODE_EXEC), "show fcip summary", "fcip: FCIP information\nsummary: Summary of the FCIP interfaces",      \
          fcip_show_summary, CMD_PIPE, &fcip_gate, 0},                                                               \
-        {M(MODE_EXEC), "show fcip tape-session tunnel <id:1-255@fcip-if> {host-end | targ-end}",                  \
+        {MODES(MODE_EXEC), "show fcip tape-session tunnel <id:1-255@fcip-if> {host-end | targ-end}",                  \
          "fcip: FCIP information\ntape-session: Tape acceleration sessions\ntunnel: FCIP interface\n"             \
          "id: Interface number\nhost-end: Sessions whose host is on this switch\n"                                \
          "targ-end: Sessions whose tape drive is on this switch",                                                 \
          fcip_show_tape_sessions, CMD_PIPE, &fcip_gate, 0},                                                         \
-        {M(MODE_EXEC), "show ips stats tcp interface gigabitethernet <port:slot/port> [detail]",                   \
+        {MODES(MODE_EXEC), "show ips stats tcp interface gigabitethernet <port:slot/port> [detail]",                   \
          "ips: IP storage\nstats: Statistics\ntcp: TCP statistics\ninterface: Interface\n"                           \
          "gigabitethernet: Gigabit Ethernet interface\nport: Slot/port\ndetail: Detailed statistics",             \
          fcip_show_tcp_stats, CMD_PIPE, &fcip_gate, 0},                                                             \
-        {M(MODE_EXEC), "clear counters interface fcip <id:1-255@fcip-if>",                                         \
+        {MODES(MODE_EXEC), "clear counters interface fcip <id:1-255@fcip-if>",                                         \
          "clear: Reset functions\ncounters: Interface counters\ninterface: Interface\nfcip: FCIP interface\n"        \
          "id: Interface number",                                                                                  \
          fcip_clear_counters, CMD_ADMIN, &fcip_gate, 0}

@@ -19,8 +19,18 @@ static void render(struct lab *lab, int sw, strbuf *out)
 
 const struct gate fcip_gate = {"fcip", "feature fcip"};
 
+const struct mode_info fcip_profile_mode = {
+    .name = "config-profile",
+    .prompt = "(config-profile)",
+    .parent = &mode_config,
+    .is_config = true,
+    .about = "fcip profile",
+};
+static const struct mode_info *const modes[] = {&fcip_profile_mode, NULL};
+
 const struct feature fcip_feature = {
     .name = "fcip",
+    .modes = modes,
     .cmds = fcip_cmds,
     .iftype = &fcip_iftype,
     .gate = &fcip_gate,

@@ -32,10 +32,10 @@ static int show_fctimer(struct session *s, const struct cmd_args *a)
 
 #define TIMER_HELP "fctimer: Configure fibre channel timers\n"
 const struct cmd_def fctimer_cmds[] = {
-    {M(MODE_CONFIG), "[no] fctimer e_d_tov <ms:1000-4000>",
+    {MODES(MODE_CONFIG), "[no] fctimer e_d_tov <ms:1000-4000>",
      TIMER_HELP "e_d_tov: Error detect timeout\nms: Milliseconds (default 2000)", cmd_timer, 0, 0, 0},
-    {M(MODE_CONFIG), "[no] fctimer r_a_tov <ms:5000-100000>",
+    {MODES(MODE_CONFIG), "[no] fctimer r_a_tov <ms:5000-100000>",
      TIMER_HELP "r_a_tov: Resource allocation timeout\nms: Milliseconds (default 10000)", cmd_timer, 0, 0, 0},
-    {M(MODE_EXEC), "show fctimer", "fctimer: Display fibre channel timers", show_fctimer, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show fctimer", "fctimer: Display fibre channel timers", show_fctimer, CMD_PIPE, 0, 0},
     {0},
 };

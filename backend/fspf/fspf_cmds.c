@@ -316,23 +316,23 @@ static int show_topology(struct session *s, const struct cmd_args *a)
     "hellos\ndead-interval: Seconds without a hello before the neighbor is down\nn: Enter the value\n" VSAN_HELP
 
 const struct cmd_def fspf_cmds[] = {
-#define FSPF_IF(syntax) {M(MODE_IF), syntax, IF_HELP, cmd_if, 0, &fcip_gate, &fcip_iftype}
+#define FSPF_IF(syntax) {MODES(MODE_IF), syntax, IF_HELP, cmd_if, 0, &fcip_gate, &fcip_iftype}
     FSPF_IF("fspf {cost <n:1-65535> | hello-interval <n:1-65535> | dead-interval <n:2-65535>} vsan <vid:1-4093>"),
     FSPF_IF("no fspf {cost [<n:1-65535>] | hello-interval [<n:1-65535>] | dead-interval [<n:2-65535>]} vsan "
             "<vid:1-4093>"),
-    {M(MODE_EXEC), "show fspf [vsan <vid:1-4093>]", "fspf: Display FSPF information\n" VSAN_HELP, show_fspf, CMD_PIPE, 0,
+    {MODES(MODE_EXEC), "show fspf [vsan <vid:1-4093>]", "fspf: Display FSPF information\n" VSAN_HELP, show_fspf, CMD_PIPE, 0,
      0},
-    {M(MODE_EXEC), "show fspf database [vsan <vid:1-4093>] [domain <dom:1-239>]",
+    {MODES(MODE_EXEC), "show fspf database [vsan <vid:1-4093>] [domain <dom:1-239>]",
      "fspf: Display FSPF information\ndatabase: The link state records\n" VSAN_HELP
      "domain: Only one domain's record\ndom: Domain id",
      show_database, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show fspf interface [fcip <id:1-255@fcip-if>] [vsan <vid:1-4093>]",
+    {MODES(MODE_EXEC), "show fspf interface [fcip <id:1-255@fcip-if>] [vsan <vid:1-4093>]",
      "fspf: Display FSPF information\ninterface: FSPF on the interfaces\nfcip: FCIP interface\nid: Interface "
      "number\n" VSAN_HELP,
      show_interface, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show topology [vsan <vid:1-4093>]", "topology: Display the switch's neighbors per VSAN\n" VSAN_HELP,
+    {MODES(MODE_EXEC), "show topology [vsan <vid:1-4093>]", "topology: Display the switch's neighbors per VSAN\n" VSAN_HELP,
      show_topology, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "fctrace {fcid <id:word> | pwwn <wwn:wwn>} vsan <vid:1-4093> [timeout <seconds:1-10>]",
+    {MODES(MODE_EXEC), "fctrace {fcid <id:word> | pwwn <wwn:wwn>} vsan <vid:1-4093> [timeout <seconds:1-10>]",
      FCTRACE_HELP, fspf_fctrace, CMD_PIPE, 0, 0},
     {0},
 };

@@ -33,5 +33,8 @@ int host_cmd_ping(struct session *s, const struct cmd_args *a);
 /* host_engine's state as it is (no reconcile, NULL without hosts): for a
  * later feature's engine_new, run while the engine is built. */
 struct hostnet *hostnet_of_lab(struct lab *lab);
+struct mode_info;
+/* a lab host's shell, its only mode (docs/hosts.md, docs/registry.md). */
+extern const struct mode_info host_mode;
 
 #endif

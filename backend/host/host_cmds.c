@@ -1,5 +1,5 @@
 /* A lab host's shell (docs/hosts.md): netperf, netserver, ping, ip,
- * ifconfig, in MODE_HOST. Options are parsed as the tools parse them,
+ * ifconfig, in host_mode. Options are parsed as the tools parse them,
  * with the tools' own errors; the grammar gives `?`, Tab and bash's
  * "command not found". */
 #include "feature.h"
@@ -419,24 +419,24 @@ static int cmd_logout(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def host_cmds[] = {
-    {M(MODE_HOST), "netperf [<options:line>]",
+    {MODES(&host_mode), "netperf [<options:line>]",
      "netperf: Network benchmark against a netserver (netperf 2.7)\n"
      "options: -H host [-l secs] [-t TCP_STREAM|TCP_RR|UDP_RR] [-c] [-C] [-p port] [-- -m bytes -r req,resp -s bytes"
      " -S bytes]",
      cmd_netperf, CMD_PIPE, 0, 0},
-    {M(MODE_HOST), "netserver [<options:line>]",
+    {MODES(&host_mode), "netserver [<options:line>]",
      "netserver: Start netperf's server (control port 12865)\noptions: [-p port]", cmd_netserver, 0, 0, 0},
-    {M(MODE_HOST), "ping [<options:line>]",
+    {MODES(&host_mode), "ping [<options:line>]",
      "ping: Send ICMP echo requests (iputils)\noptions: [-c count] [-s bytes] [-W secs] destination", host_cmd_ping,
      CMD_PIPE, 0, 0},
-    {M(MODE_HOST), "ip address [show]", "ip: Show or manipulate routing and devices\naddress: Protocol addresses\nshow: Show them",
+    {MODES(&host_mode), "ip address [show]", "ip: Show or manipulate routing and devices\naddress: Protocol addresses\nshow: Show them",
      cmd_ip_addr, CMD_PIPE, 0, 0},
-    {M(MODE_HOST), "ip route [show]", "ip: Show or manipulate routing and devices\nroute: The routing table\nshow: Show it",
+    {MODES(&host_mode), "ip route [show]", "ip: Show or manipulate routing and devices\nroute: The routing table\nshow: Show it",
      cmd_ip_route, CMD_PIPE, 0, 0},
-    {M(MODE_HOST), "ifconfig", "ifconfig: Network interfaces and their counters", cmd_ifconfig, CMD_PIPE, 0, 0},
-    {M(MODE_HOST), "hostname", "hostname: The host's name", cmd_hostname, CMD_PIPE, 0, 0},
-    {M(MODE_HOST), "sleep <seconds:1-86400>", "sleep: Wait, on lab time\nseconds: Seconds", cmd_sleep, 0, 0, 0},
-    {M(MODE_HOST), "exit", "exit: Leave the shell", cmd_logout, 0, 0, 0},
-    {M(MODE_HOST), "logout", "logout: Leave the shell", cmd_logout, 0, 0, 0},
+    {MODES(&host_mode), "ifconfig", "ifconfig: Network interfaces and their counters", cmd_ifconfig, CMD_PIPE, 0, 0},
+    {MODES(&host_mode), "hostname", "hostname: The host's name", cmd_hostname, CMD_PIPE, 0, 0},
+    {MODES(&host_mode), "sleep <seconds:1-86400>", "sleep: Wait, on lab time\nseconds: Seconds", cmd_sleep, 0, 0, 0},
+    {MODES(&host_mode), "exit", "exit: Leave the shell", cmd_logout, 0, 0, 0},
+    {MODES(&host_mode), "logout", "logout: Leave the shell", cmd_logout, 0, 0, 0},
     {0},
 };

@@ -21,8 +21,19 @@ struct hostnet *host_engine(struct lab *lab)
 
 struct hostnet *hostnet_of_lab(struct lab *lab) { return lab_feature_state(lab, &host_feature); }
 
+const struct mode_info host_mode = {.name = "host", .prompt = ":~", .parent = &host_mode, .shell = SHELL_HOST};
+static const struct mode_info *const modes[] = {&host_mode, NULL};
+
+/* A host that is a storage array runs the array's shell instead. */
+static const struct mode_info *node_mode(const struct lab *lab, int sw)
+{
+    return lab_is_host(lab, sw) && !lab_is_array(lab, sw) ? &host_mode : NULL;
+}
+
 const struct feature host_feature = {
     .name = "host",
+    .modes = modes,
+    .node_mode = node_mode,
     .cmds = host_cmds,
     .engine_new = host_engine_new,
     .engine_free = host_engine_free,

@@ -88,10 +88,10 @@ void mgmt_show_brief(struct session *s)
 
 const struct cmd_def mgmt_cmds[] = {
     {M_CONFIG_ALL, "interface mgmt <id:0-0>", MGMT_HELP, cmd_interface, 0, 0, 0},
-    {M(MODE_IF), "ip address <addr:ipv4> <netmask:netmask>", "addr: IP address\nnetmask: Subnet mask (A.B.C.D)",
+    {MODES(MODE_IF), "ip address <addr:ipv4> <netmask:netmask>", "addr: IP address\nnetmask: Subnet mask (A.B.C.D)",
      cmd_ip_address, 0, 0, &mgmt_iftype},
-    {M(MODE_IF), "no ip address [<addr:ipv4> <netmask:netmask>]", "addr: IP address\nnetmask: Subnet mask (A.B.C.D)",
+    {MODES(MODE_IF), "no ip address [<addr:ipv4> <netmask:netmask>]", "addr: IP address\nnetmask: Subnet mask (A.B.C.D)",
      cmd_ip_address, 0, 0, &mgmt_iftype},
-    {M(MODE_EXEC), "show interface mgmt <id:0-0>", MGMT_HELP, show_interface, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show interface mgmt <id:0-0>", MGMT_HELP, show_interface, CMD_PIPE, 0, 0},
     {0},
 };

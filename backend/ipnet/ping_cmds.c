@@ -100,7 +100,7 @@ static int cmd_ping(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def ping_cmds[] = {
-    {M(MODE_EXEC),
+    {MODES(MODE_EXEC),
      "ping <dest:ipv4> [count <n:1-10000>] [{packet-size | size} <bytes:1-65468>] [timeout <seconds:1-60>]",
      "dest: Destination IP address\ncount: Number of pings to send\nn: Number of pings to send\nbytes: Data bytes per packet\n"
      "seconds: Seconds to wait for each reply",

@@ -88,12 +88,12 @@ static int cmd_description(struct session *s, const struct cmd_args *a)
 static const char *const gate_help = "feature: Command to enable/disable features\niscsi: Enable/Disable iSCSI";
 static const char *const enable_help = "iscsi: Configure iSCSI\nenable: Enable/Disable iSCSI";
 
-#define ISCSI_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, &iscsi_gate, &iscsi_iftype}
+#define ISCSI_IF(syntax, help, fn) {MODES(MODE_IF), syntax, help, fn, 0, &iscsi_gate, &iscsi_iftype}
 
 const struct cmd_def iscsi_cmds[] = {
-    {M(MODE_CONFIG), "[no] feature iscsi", gate_help, cmd_gate, 0, 0, 0},
-    {M(MODE_CONFIG), "[no] iscsi enable", enable_help, cmd_gate, 0, 0, 0},
-    {M(MODE_CONFIG), "[no] iscsi enable module <slot:1-13>",
+    {MODES(MODE_CONFIG), "[no] feature iscsi", gate_help, cmd_gate, 0, 0, 0},
+    {MODES(MODE_CONFIG), "[no] iscsi enable", enable_help, cmd_gate, 0, 0, 0},
+    {MODES(MODE_CONFIG), "[no] iscsi enable module <slot:1-13>",
      "iscsi: Configure iSCSI\nenable: Enable/Disable iSCSI\nmodule: Enable iSCSI interfaces on a module\n"
      "slot: Slot of an IPS module",
      cmd_module, 0, &iscsi_gate, 0},
@@ -102,7 +102,7 @@ const struct cmd_def iscsi_cmds[] = {
     ISCSI_IF("[no] shutdown", NULL, cmd_shutdown),
     ISCSI_IF("switchport description <text:line>", "text: Description (up to 254 characters)", cmd_description),
     ISCSI_IF("no switchport description [<text:line>]", "text: Description", cmd_description),
-    {M(MODE_EXEC), "show interface iscsi <port:slot/port>", "iscsi: iSCSI interface\nport: Slot/port",
+    {MODES(MODE_EXEC), "show interface iscsi <port:slot/port>", "iscsi: iSCSI interface\nport: Slot/port",
      iscsi_show_interface, CMD_PIPE, &iscsi_gate, 0},
     {0},
 };

@@ -96,8 +96,8 @@ static int show_usage(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def license_cmds[] = {
-    {M(MODE_EXEC), "show feature", "feature: Show feature status", show_feature, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show license usage [<name:word>]",
+    {MODES(MODE_EXEC), "show feature", "feature: Show feature status", show_feature, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show license usage [<name:word>]",
      "license: Show license information\nusage: Show license usage\nname: License feature name", show_usage,
      CMD_PIPE, 0, 0},
     {0},

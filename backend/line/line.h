@@ -19,5 +19,8 @@ void line_render_config(struct lab *lab, int sw, strbuf *out);
 struct feature;
 extern const struct feature line_feature;
 extern const struct cmd_def line_cmds[];
+struct mode_info;
+/* (config-line): `line console`, `line vty` (docs/registry.md). */
+extern const struct mode_info line_mode;
 
 #endif

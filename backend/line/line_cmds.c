@@ -33,7 +33,7 @@ void line_render_config(struct lab *lab, int sw, strbuf *out)
 
 static int cmd_line(struct session *s, const struct cmd_args *a)
 {
-    s->mode = MODE_LINE;
+    s->mode = &line_mode;
     s->ctx.a = arg_has(a, "vty") ? LINE_VTY : LINE_CONSOLE;
     return 0;
 }
@@ -54,12 +54,12 @@ static int cmd_exec_timeout(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def line_cmds[] = {
-    {M(MODE_CONFIG), "line {console | vty}",
+    {MODES(MODE_CONFIG), "line {console | vty}",
      "line: Configure a terminal line\nconsole: Primary terminal line\nvty: Virtual terminal line",
      cmd_line, 0, 0, 0},
-    {M(MODE_LINE), "exec-timeout <minutes:0-525600>",
+    {MODES(&line_mode), "exec-timeout <minutes:0-525600>",
      "exec-timeout: Configure exec timeout\nminutes: Timeout in minutes, 0 to disable", cmd_exec_timeout, 0, 0, 0},
-    {M(MODE_LINE), "no exec-timeout [<minutes:0-525600>]", "exec-timeout: Configure exec timeout\nminutes: Timeout in minutes", cmd_exec_timeout, 0,
+    {MODES(&line_mode), "no exec-timeout [<minutes:0-525600>]", "exec-timeout: Configure exec timeout\nminutes: Timeout in minutes", cmd_exec_timeout, 0,
      0, 0},
     {0},
 };

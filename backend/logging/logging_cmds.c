@@ -146,17 +146,17 @@ static int terminal_no_monitor(struct session *s, const struct cmd_args *a)
 #define SHOW_LOGGING_HELP "logging: Show logging configuration and contents of logfile"
 
 const struct cmd_def logging_cmds[] = {
-    {M(MODE_EXEC), "show logging", SHOW_LOGGING_HELP, show_logging, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC),
+    {MODES(MODE_EXEC), "show logging", SHOW_LOGGING_HELP, show_logging, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC),
      "show logging logfile [start-time <syear:2000-2037> <smonth:word> <sday:1-31> <stime:hh:mm:ss>]"
      " [end-time <eyear:2000-2037> <emonth:word> <eday:1-31> <etime:hh:mm:ss>]",
      SHOW_LOGGING_HELP "\nlogfile: Show contents of logfile\nstart-time: Messages from this time on\n"
                        "end-time: Messages up to this time\n" WHEN_HELP("s") "\n" WHEN_HELP("e"),
      show_logfile, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show logging last <lines:1-9999>",
+    {MODES(MODE_EXEC), "show logging last <lines:1-9999>",
      SHOW_LOGGING_HELP "\nlast: Show last few lines of logfile\nlines: Enter number of lines to display", show_last,
      CMD_PIPE, 0, 0},
-    {M(MODE_EXEC),
+    {MODES(MODE_EXEC),
      "show logging level [{aaa | callhome | cfs | fcdomain | fcns | flogi | fspf | ips | port | port-channel | rscn"
      " | security | sysmgr | vsan | vshd | wwn | zone}]",
      SHOW_LOGGING_HELP "\nlevel: Show facility logging configuration\naaa: AAA manager\ncallhome: Call Home\n"
@@ -166,23 +166,23 @@ const struct cmd_def logging_cmds[] = {
                        "security: Security\nsysmgr: System manager\nvsan: VSAN manager\nvshd: The CLI\n"
                        "wwn: WWN manager\nzone: Zone server",
      show_level, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "clear logging logfile", "clear: Reset functions\nlogging: Clear logging\nlogfile: Clear logfile",
+    {MODES(MODE_EXEC), "clear logging logfile", "clear: Reset functions\nlogging: Clear logging\nlogfile: Clear logfile",
      clear_logfile, CMD_ADMIN, 0, 0},
-    {M(MODE_CONFIG), "[no] logging console [<severity:0-7>]",
+    {MODES(MODE_CONFIG), "[no] logging console [<severity:0-7>]",
      "logging: Modify message logging facilities\nconsole: Set console logging level\n" SEVERITY_HELP, set_console,
      0, 0, 0},
-    {M(MODE_CONFIG), "[no] logging monitor [<severity:0-7>]",
+    {MODES(MODE_CONFIG), "[no] logging monitor [<severity:0-7>]",
      "logging: Modify message logging facilities\nmonitor: Set terminal line (monitor) logging level\n" SEVERITY_HELP,
      set_monitor, 0, 0, 0},
-    {M(MODE_CONFIG), "logging logfile messages [<severity:0-7>] [size <bytes:4096-4194304>]",
+    {MODES(MODE_CONFIG), "logging logfile messages [<severity:0-7>] [size <bytes:4096-4194304>]",
      "logging: Modify message logging facilities\nlogfile: Set file logging\nmessages: The logfile's name\n"
      SEVERITY_HELP "\nsize: Enter the logfile size\nbytes: Logfile size in bytes",
      set_logfile, 0, 0, 0},
-    {M(MODE_CONFIG), "no logging logfile [messages]",
+    {MODES(MODE_CONFIG), "no logging logfile [messages]",
      "logging: Modify message logging facilities\nlogfile: Set file logging\nmessages: The logfile's name", no_logfile,
      0, 0, 0},
-    {M(MODE_EXEC), "terminal monitor", "monitor: Copy syslog messages to this terminal", terminal_monitor, 0, 0, 0},
-    {M(MODE_EXEC), "terminal no monitor", "no: Negate a command\nmonitor: Stop copying syslog messages to this terminal",
+    {MODES(MODE_EXEC), "terminal monitor", "monitor: Copy syslog messages to this terminal", terminal_monitor, 0, 0, 0},
+    {MODES(MODE_EXEC), "terminal no monitor", "no: Negate a command\nmonitor: Stop copying syslog messages to this terminal",
      terminal_no_monitor, 0, 0, 0},
     {0},
 };

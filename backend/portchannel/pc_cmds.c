@@ -159,7 +159,7 @@ static int cmd_channel_group(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-#define PC_IF(syntax, help, fn) {M(MODE_IF), syntax, help, fn, 0, 0, &pc_iftype}
+#define PC_IF(syntax, help, fn) {MODES(MODE_IF), syntax, help, fn, 0, 0, &pc_iftype}
 #define TRUNK_MODE_HELP                                                                              \
     "trunk: Configure trunking parameters on an interface\nmode: Configure trunking mode\non: Trunking " \
     "on\noff: Trunking off\nauto: Autosense trunking"
@@ -185,21 +185,21 @@ const struct cmd_def portchannel_cmds[] = {
           "channel: Configure port-channel parameters\nmode: Configure the channel mode\nactive: Bring up the "
           "channel with the port-channel protocol (needed by write acceleration on its members)",
           cmd_channel_mode),
-    {M(MODE_IF), "channel-group <id:1-256@port-channel> [force]", GROUP_HELP, cmd_channel_group, 0, &fcip_gate,
+    {MODES(MODE_IF), "channel-group <id:1-256@port-channel> [force]", GROUP_HELP, cmd_channel_group, 0, &fcip_gate,
      &fcip_iftype},
-    {M(MODE_IF), "no channel-group [<id:1-256@port-channel>]", GROUP_HELP, cmd_channel_group, 0, &fcip_gate,
+    {MODES(MODE_IF), "no channel-group [<id:1-256@port-channel>]", GROUP_HELP, cmd_channel_group, 0, &fcip_gate,
      &fcip_iftype},
-    {M(MODE_EXEC), "show port-channel summary", PC_SHOW_HELP "summary: Port-channel summary", pc_show_summary,
+    {MODES(MODE_EXEC), "show port-channel summary", PC_SHOW_HELP "summary: Port-channel summary", pc_show_summary,
      CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show port-channel database [interface port-channel <id:1-256@port-channel>]",
+    {MODES(MODE_EXEC), "show port-channel database [interface port-channel <id:1-256@port-channel>]",
      PC_SHOW_HELP "database: Port-channel database\ninterface: Interface\nport-channel: Port Channel "
                   "interface\nid: Port Channel number",
      pc_show_database, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show interface port-channel <id:1-256@port-channel> [brief]",
+    {MODES(MODE_EXEC), "show interface port-channel <id:1-256@port-channel> [brief]",
      "interface: Interface status and configuration\nport-channel: Port Channel interface\nid: Port Channel "
      "number\nbrief: Brief summary",
      pc_show_interface, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show running-config interface port-channel <id:1-256@port-channel>",
+    {MODES(MODE_EXEC), "show running-config interface port-channel <id:1-256@port-channel>",
      "port-channel: Port Channel interface\nid: Port Channel number", pc_show_running, CMD_PIPE, 0, 0},
     {0},
 };

@@ -236,16 +236,16 @@ static int cmd_measure_rtt(struct session *s, const struct cmd_args *a)
 #define IF_HELP "interface: Outgoing interface\ngigabitethernet: Gigabit Ethernet interface\nport: Slot/port\n"
 #define SHOW_HELP "ip: Display IP information\nroute: Display the routing table\n"
 const struct cmd_def route_cmds[] = {
-    {M(MODE_CONFIG), "[no] ip route <dest:ipv4> <mask:netmask> <nexthop:ipv4> [interface gigabitethernet <port:slot/port>]",
+    {MODES(MODE_CONFIG), "[no] ip route <dest:ipv4> <mask:netmask> <nexthop:ipv4> [interface gigabitethernet <port:slot/port>]",
      ROUTE_HELP "nexthop: Next hop address\n" IF_HELP, cmd_route_hop, 0, 0, 0},
-    {M(MODE_CONFIG), "[no] ip route <dest:ipv4> <mask:netmask> interface gigabitethernet <port:slot/port>",
+    {MODES(MODE_CONFIG), "[no] ip route <dest:ipv4> <mask:netmask> interface gigabitethernet <port:slot/port>",
      ROUTE_HELP IF_HELP, cmd_route_if, 0, 0, 0},
-    {M(MODE_EXEC), "show ip route", SHOW_HELP, show_ip_route, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show ips ip route", "ips: IP storage services information\n" SHOW_HELP, show_ip_route, CMD_PIPE,
+    {MODES(MODE_EXEC), "show ip route", SHOW_HELP, show_ip_route, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show ips ip route", "ips: IP storage services information\n" SHOW_HELP, show_ip_route, CMD_PIPE,
      0, 0},
-    {M(MODE_EXEC), "traceroute <dest:ipv4>", "traceroute: Trace the route to a destination\ndest: Destination address",
+    {MODES(MODE_EXEC), "traceroute <dest:ipv4>", "traceroute: Trace the route to a destination\ndest: Destination address",
      cmd_traceroute, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "ips measure-rtt <dest:ipv4> interface gigabitethernet <port:slot/port>",
+    {MODES(MODE_EXEC), "ips measure-rtt <dest:ipv4> interface gigabitethernet <port:slot/port>",
      "ips: IP storage services\nmeasure-rtt: Measure the round trip time to an address\ndest: Peer address\n" IF_HELP,
      cmd_measure_rtt, 0, &fcip_gate, 0},
     {0},

@@ -24,8 +24,8 @@ int sanext_show_nport(struct session *s, const struct cmd_args *a);
     "interface\nport: Slot/port\nnport: Virtual N port\npwwn: Port WWN\nwwn: Port WWN\nvsan: VSAN of the N "      \
     "port\nvid: VSAN id\ncounters: I/O statistics\nnports: Virtual N ports"
 #define SANEXT_SHOW_CMDS                                                                                           \
-    {M(MODE_EXEC), "show san-ext-tuner nports", SANEXT_SHOW_HELP, sanext_show_nports, CMD_PIPE, &sanext_gate, 0},  \
-        {M(MODE_EXEC),                                                                                            \
+    {MODES(MODE_EXEC), "show san-ext-tuner nports", SANEXT_SHOW_HELP, sanext_show_nports, CMD_PIPE, &sanext_gate, 0},  \
+        {MODES(MODE_EXEC),                                                                                            \
          "show san-ext-tuner interface gigabitethernet <port:slot/port> nport pwwn <wwn:wwn@sanext-pwwn> "       \
          "vsan <vid:1-4093@sanext-vsan> "                                                                          \
          "[counters]",                                                                                            \
@@ -37,5 +37,11 @@ extern const struct feature sanext_feature;
 extern const struct cmd_def sanext_cmds[];
 extern const struct value_source sanext_values[];
 extern const struct mode_check sanext_mode_checks[];
+
+struct mode_info;
+/* (san-ext): `san-ext-tuner`, an exec-level mode (docs/registry.md). */
+extern const struct mode_info sanext_mode;
+/* (san-ext-nport): `nport pwwn W vsan V interface g2/1` (docs/registry.md). */
+extern const struct mode_info sanext_nport_mode;
 
 #endif

@@ -25,7 +25,7 @@ static int cmd_enable(struct session *s, const struct cmd_args *a)
 static int cmd_tuner(struct session *s, const struct cmd_args *a)
 {
     (void)a;
-    s->mode = MODE_SANEXT;
+    s->mode = &sanext_mode;
     return 0;
 }
 
@@ -70,7 +70,7 @@ static int cmd_nport(struct session *s, const struct cmd_args *a)
         r.port = p->port;
         sanext_nport_add(s->lab, s->sw, &r);
     }
-    s->mode = MODE_SANEXT_NPORT;
+    s->mode = &sanext_nport_mode;
     struct nport_key k = {.vsan = vsan};
     memcpy(k.pwwn, pwwn, 8);
     mode_ctx_key_set(&s->ctx, &k, sizeof k);
@@ -152,7 +152,7 @@ static int cmd_pattern(struct session *s, const struct cmd_args *a)
  * and are not configuration, so the tuner declares them (docs/tuner.md). */
 static int run_at_exec(struct session *s, const char *line, size_t offset)
 {
-    enum mode m = s->mode;
+    const struct mode_info *m = s->mode;
     struct mode_ctx ctx = s->ctx;
     int rc = session_exec_in(s, MODE_EXEC, line, offset);
     s->mode = m;
@@ -193,31 +193,31 @@ static int cmd_show(struct session *s, const struct cmd_args *a)
     "stopped\nnum-transactions: Stop after this many I/Os\ncount: Number of I/Os"
 
 const struct cmd_def sanext_cmds[] = {
-    {M(MODE_CONFIG), "[no] san-ext-tuner enable",
+    {MODES(MODE_CONFIG), "[no] san-ext-tuner enable",
      "san-ext-tuner: SAN extension tuner\nenable: Enable/disable the SAN extension tuner and IP network simulator",
      cmd_enable, 0, 0, 0},
-    {M(MODE_EXEC), "san-ext-tuner", "san-ext-tuner: Enter the SAN extension tuner", cmd_tuner, 0, &sanext_gate, 0},
-    {M(MODE_SANEXT), "nwwn <wwn:wwn>", "nwwn: Node WWN of the virtual N ports\nwwn: Node WWN", cmd_nwwn, 0,
+    {MODES(MODE_EXEC), "san-ext-tuner", "san-ext-tuner: Enter the SAN extension tuner", cmd_tuner, 0, &sanext_gate, 0},
+    {MODES(&sanext_mode), "nwwn <wwn:wwn>", "nwwn: Node WWN of the virtual N ports\nwwn: Node WWN", cmd_nwwn, 0,
      &sanext_gate, 0},
-    {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT),
+    {MODES(&sanext_mode, &sanext_nport_mode),
      "[no] nport pwwn <wwn:wwn@sanext-pwwn> vsan <vid:1-4093@sanext-vsan> interface gigabitethernet "
      "<port:slot/port>",
      "nport: Virtual N port\npwwn: Port WWN\nwwn: Port WWN\nvsan: VSAN of the N port\nvid: VSAN id\n"
      "interface: Interface of the N port\ngigabitethernet: Gigabit Ethernet interface\nport: Slot/port",
      cmd_nport, 0, &sanext_gate, 0},
-    {M(MODE_SANEXT_NPORT), IO_SYNTAX, IO_HELP, cmd_io, 0, &sanext_gate, 0},
-    {M(MODE_SANEXT_NPORT), "stop {command-id <id:1-2147483647> | all}",
+    {MODES(&sanext_nport_mode), IO_SYNTAX, IO_HELP, cmd_io, 0, &sanext_gate, 0},
+    {MODES(&sanext_nport_mode), "stop {command-id <id:1-2147483647> | all}",
      "stop: Stop commands\ncommand-id: Command identifier\nid: Command identifier\nall: Every command", cmd_stop,
      0, &sanext_gate, 0},
-    {M(MODE_SANEXT_NPORT), "clear counters", "clear: Clear\ncounters: The N port's counters", cmd_clear, 0,
+    {MODES(&sanext_nport_mode), "clear counters", "clear: Clear\ncounters: The N port's counters", cmd_clear, 0,
      &sanext_gate, 0},
-    {M(MODE_SANEXT_NPORT), "data-pattern-file <uri:word>",
+    {MODES(&sanext_nport_mode), "data-pattern-file <uri:word>",
      "data-pattern-file: Data pattern of the N port's I/O\nuri: bootflash:NAME", cmd_pattern, 0, &sanext_gate, 0},
-    {M(MODE_SANEXT_NPORT), "no data-pattern-file [<uri:word>]",
+    {MODES(&sanext_nport_mode), "no data-pattern-file [<uri:word>]",
      "data-pattern-file: Data pattern of the N port's I/O (all zeros without)\nuri: bootflash:NAME", cmd_pattern, 0,
      &sanext_gate, 0},
-    {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT), "do <command:line>", "command: Exec command", cmd_do, CMD_PIPE, 0, 0},
-    {M(MODE_SANEXT) | M(MODE_SANEXT_NPORT), "show <what:line>", "what: Show command", cmd_show, CMD_PIPE, 0, 0},
+    {MODES(&sanext_mode, &sanext_nport_mode), "do <command:line>", "command: Exec command", cmd_do, CMD_PIPE, 0, 0},
+    {MODES(&sanext_mode, &sanext_nport_mode), "show <what:line>", "what: Show command", cmd_show, CMD_PIPE, 0, 0},
     SANEXT_SHOW_CMDS,
     {0},
 };
@@ -279,6 +279,6 @@ static bool nport_ok(struct session *s)
 }
 
 const struct mode_check sanext_mode_checks[] = {
-    {MODE_SANEXT_NPORT, NULL, nport_ok},
+    {&sanext_nport_mode, NULL, nport_ok},
     {MODE_EXEC, NULL, NULL},
 };

@@ -81,8 +81,23 @@ struct tuner *sanext_tuner(struct lab *lab)
 
 const struct gate sanext_gate = {"san-ext-tuner", "san-ext-tuner enable"};
 
+const struct mode_info sanext_mode = {
+    .name = "san-ext",
+    .prompt = "(san-ext)",
+    .parent = &mode_exec,
+    .way_in = "san-ext-tuner",
+};
+const struct mode_info sanext_nport_mode = {
+    .name = "san-ext-nport",
+    .prompt = "(san-ext-nport)",
+    .parent = &sanext_mode,
+    .about = "N port",
+};
+static const struct mode_info *const modes[] = {&sanext_mode, &sanext_nport_mode, NULL};
+
 const struct feature sanext_feature = {
     .name = "sanext",
+    .modes = modes,
     .cmds = sanext_cmds,
     .gate = &sanext_gate,
     .declares = &sanext_gate,

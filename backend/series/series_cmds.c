@@ -95,16 +95,16 @@ static int cmd_series_export(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_def series_cmds[] = {
-    {M(MODE_EXEC), "series start",
+    {MODES(MODE_EXEC), "series start",
      "series: Time series of the lab (mdsim extension)\nstart: Record every series each second of lab time",
      cmd_series_start, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "series stop", "series: Time series of the lab (mdsim extension)\nstop: Stop recording",
+    {MODES(MODE_EXEC), "series stop", "series: Time series of the lab (mdsim extension)\nstop: Stop recording",
      cmd_series_stop, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "series export <path:word>",
+    {MODES(MODE_EXEC), "series export <path:word>",
      "series: Time series of the lab (mdsim extension)\nexport: Write the recording to bootflash:\n"
      "path: bootflash:NAME (CSV, JSON when NAME ends in .json)",
      cmd_series_export, CMD_ADMIN, 0, 0},
-    {M(MODE_EXEC), "show series [summary]",
+    {MODES(MODE_EXEC), "show series [summary]",
      "series: Time series of the lab (mdsim extension)\nsummary: The recording only, not the last values",
      cmd_show_series, CMD_PIPE, 0, 0},
     {0},

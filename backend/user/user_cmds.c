@@ -140,18 +140,18 @@ static int show_users(struct session *s, const struct cmd_args *a)
                   "network-operator: Predefined network operator role"
 
 const struct cmd_def user_cmds[] = {
-    {M(MODE_CONFIG), "username <name:word> password [0] <secret:word> " ROLES,
+    {MODES(MODE_CONFIG), "username <name:word> password [0] <secret:word> " ROLES,
      "name: User name (max 32 characters)\n0: Indicates the password is in clear text\n"
      "secret: Password for the user (clear text)\n" ROLE_HELP,
      cmd_username_secret, 0, 0, 0},
-    {M(MODE_CONFIG), "username <name:word> password 5 <hash:word> " ROLES,
+    {MODES(MODE_CONFIG), "username <name:word> password 5 <hash:word> " ROLES,
      "name: User name (max 32 characters)\n5: Indicates the password is encrypted\n"
      "hash: Password for the user (encrypted)\n" ROLE_HELP,
      cmd_username_hash, 0, 0, 0},
-    {M(MODE_CONFIG), "username <name:word> role {network-admin | network-operator}",
+    {MODES(MODE_CONFIG), "username <name:word> role {network-admin | network-operator}",
      "name: User name (max 32 characters)\n" ROLE_HELP, cmd_username_role, 0, 0, 0},
-    {M(MODE_CONFIG), "no username <name:word>", "name: User name", cmd_no_username, 0, 0, 0},
-    {M(MODE_EXEC), "show user-account", NULL, show_user_account, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show users", NULL, show_users, CMD_PIPE, 0, 0},
+    {MODES(MODE_CONFIG), "no username <name:word>", "name: User name", cmd_no_username, 0, 0, 0},
+    {MODES(MODE_EXEC), "show user-account", NULL, show_user_account, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show users", NULL, show_users, CMD_PIPE, 0, 0},
     {0},
 };

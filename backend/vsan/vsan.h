@@ -56,5 +56,8 @@ void vsan_render_members(struct lab *lab, int sw, strbuf *out);
 struct feature;
 extern const struct feature vsan_feature;
 extern const struct cmd_def vsan_cmds[];
+struct mode_info;
+/* (config-vsan-db): `vsan database` (docs/registry.md). */
+extern const struct mode_info vsan_db_mode;
 
 #endif

@@ -14,7 +14,7 @@
 static int cmd_database(struct session *s, const struct cmd_args *a)
 {
     (void)a;
-    s->mode = MODE_VSAN_DB;
+    s->mode = &vsan_db_mode;
     return 0;
 }
 
@@ -248,20 +248,20 @@ static int show_membership(struct session *s, const struct cmd_args *a)
 const struct cmd_def vsan_cmds[] = {
     {M_CONFIG_ALL, "vsan database", "vsan: Enter the VSAN database\ndatabase: Configure VSAN database",
      cmd_database, 0, 0, 0},
-    {M(MODE_VSAN_DB), "vsan <vid:1-4093> [name <vname:word>]", VSAN_HELP "\nname: Assign a name to the VSAN\nvname: VSAN name (up to 32 characters)",
+    {MODES(&vsan_db_mode), "vsan <vid:1-4093> [name <vname:word>]", VSAN_HELP "\nname: Assign a name to the VSAN\nvname: VSAN name (up to 32 characters)",
      cmd_vsan, 0, 0, 0},
-    {M(MODE_VSAN_DB), "no vsan <vid:1-4093> [name [<vname:word>]]", VSAN_HELP "\nname: Assign a name to the VSAN\nvname: VSAN name",
+    {MODES(&vsan_db_mode), "no vsan <vid:1-4093> [name [<vname:word>]]", VSAN_HELP "\nname: Assign a name to the VSAN\nvname: VSAN name",
      cmd_no_vsan, 0, 0, 0},
-    {M(MODE_VSAN_DB), "vsan <vid:1-4093> loadbalancing {src-dst-id | src-dst-ox-id}", LB_HELP, cmd_loadbalancing, 0,
+    {MODES(&vsan_db_mode), "vsan <vid:1-4093> loadbalancing {src-dst-id | src-dst-ox-id}", LB_HELP, cmd_loadbalancing, 0,
      0, 0},
-    {M(MODE_VSAN_DB), "no vsan <vid:1-4093> loadbalancing [src-dst-id | src-dst-ox-id]", LB_HELP,
+    {MODES(&vsan_db_mode), "no vsan <vid:1-4093> loadbalancing [src-dst-id | src-dst-ox-id]", LB_HELP,
      cmd_loadbalancing, 0, 0, 0},
-    {M(MODE_VSAN_DB), "[no] vsan <vid:1-4094> interface fcip <id:1-255@fcip-if>", MEMBER_HELP, cmd_member, 0, &fcip_gate, 0},
-    {M(MODE_EXEC), "show vsan [<vid:1-4094>]", "vsan: Display VSAN information\nvid: VSAN id", show_vsan,
+    {MODES(&vsan_db_mode), "[no] vsan <vid:1-4094> interface fcip <id:1-255@fcip-if>", MEMBER_HELP, cmd_member, 0, &fcip_gate, 0},
+    {MODES(MODE_EXEC), "show vsan [<vid:1-4094>]", "vsan: Display VSAN information\nvid: VSAN id", show_vsan,
      CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show vsan membership", "vsan: Display VSAN information\nmembership: Show VSAN membership",
+    {MODES(MODE_EXEC), "show vsan membership", "vsan: Display VSAN information\nmembership: Show VSAN membership",
      show_membership, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show vsan membership interface fcip <id:1-255@fcip-if>",
+    {MODES(MODE_EXEC), "show vsan membership interface fcip <id:1-255@fcip-if>",
      "vsan: Display VSAN information\nmembership: Show VSAN membership\nfcip: FCIP interface\nid: Enter the "
      "interface id",
      show_membership_if, CMD_PIPE, &fcip_gate, 0},

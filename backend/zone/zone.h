@@ -92,5 +92,10 @@ int zone_show_zone(struct session *s, const struct cmd_args *a);
 int zone_show_zoneset(struct session *s, const struct cmd_args *a);
 int zone_show_active(struct session *s, const struct cmd_args *a);
 int zone_show_status(struct session *s, const struct cmd_args *a);
+struct mode_info;
+/* (config-zone): `zone name Z vsan N` (docs/registry.md). */
+extern const struct mode_info zone_mode;
+/* (config-zoneset): `zoneset name S vsan N` (docs/registry.md). */
+extern const struct mode_info zoneset_mode;
 
 #endif

@@ -71,7 +71,7 @@ static int object_cmd(struct session *s, const struct cmd_args *a, bool is_set)
     if (!exists && room_for(s, is_set))
         return -1;
     zone_create(s->lab, s->sw, vsan, name, is_set);
-    s->mode = is_set ? MODE_ZONESET : MODE_ZONE;
+    s->mode = is_set ? &zoneset_mode : &zone_mode;
     struct zone_key k = {vsan, ""};
     snprintf(k.name, sizeof k.name, "%s", name);
     mode_ctx_key_set(&s->ctx, &k, sizeof k);
@@ -180,8 +180,8 @@ static bool zoneset_ok(struct session *s)
 }
 
 const struct mode_check zone_mode_checks[] = {
-    {MODE_ZONE, NULL, zone_ok},
-    {MODE_ZONESET, NULL, zoneset_ok},
+    {&zone_mode, NULL, zone_ok},
+    {&zoneset_mode, NULL, zoneset_ok},
     {MODE_EXEC, NULL, NULL},
 };
 
@@ -203,23 +203,23 @@ const struct cmd_def zone_cmds[] = {
     {M_CONFIG_ALL, "[no] zoneset name <sname:word> vsan <vsan-id:1-4093>", SET_HELP, cmd_zoneset, 0, 0, 0},
     {M_CONFIG_ALL, "[no] zoneset activate name <sname:word> vsan <vsan-id:1-4093>",
      SET_HELP "\nactivate: Activate a zoneset", cmd_activate, CMD_PIPE, 0, 0},
-    {M(MODE_ZONE), "[no] member pwwn <wwn:wwn>", MEMBER_HELP, cmd_member_pwwn, 0, 0, 0},
-    {M(MODE_ZONE), "[no] member fcid <fcid-value:word>", MEMBER_HELP, cmd_member_fcid, 0, 0, 0},
-    {M(MODE_ZONESET), "[no] member <zname:word>", "member: Add a zone to the zoneset\nzname: Zone name",
+    {MODES(&zone_mode), "[no] member pwwn <wwn:wwn>", MEMBER_HELP, cmd_member_pwwn, 0, 0, 0},
+    {MODES(&zone_mode), "[no] member fcid <fcid-value:word>", MEMBER_HELP, cmd_member_fcid, 0, 0, 0},
+    {MODES(&zoneset_mode), "[no] member <zname:word>", "member: Add a zone to the zoneset\nzname: Zone name",
      cmd_zoneset_member, 0, 0, 0},
-    {M(MODE_EXEC), "clear zone database vsan <vsan-id:1-4093>",
+    {MODES(MODE_EXEC), "clear zone database vsan <vsan-id:1-4093>",
      "clear: Reset functions\nzone: Zone server\ndatabase: Clear the full zone database\n" VSAN_HELP, cmd_clear_db,
      0, 0, 0},
-    {M(MODE_EXEC), "show zone status [vsan <id:1-4093>]",
+    {MODES(MODE_EXEC), "show zone status [vsan <id:1-4093>]",
      "zone: Zone server information\nstatus: Show zone server status\nvsan: Specify the VSAN\nid: VSAN id",
      zone_show_status, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show zone [name <zname:word>] [vsan <vid:1-4093>]",
+    {MODES(MODE_EXEC), "show zone [name <zname:word>] [vsan <vid:1-4093>]",
      "zone: Zone server information\nname: Show one zone\nzname: Zone name\n" SHOW_VSAN, zone_show_zone, CMD_PIPE,
      0, 0},
-    {M(MODE_EXEC), "show zoneset [name <sname:word>] [vsan <vid:1-4093>]",
+    {MODES(MODE_EXEC), "show zoneset [name <sname:word>] [vsan <vid:1-4093>]",
      "zoneset: Zoneset information\nname: Show one zoneset\nsname: Zoneset name\n" SHOW_VSAN, zone_show_zoneset,
      CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show zoneset active [vsan <vid:1-4093>]",
+    {MODES(MODE_EXEC), "show zoneset active [vsan <vid:1-4093>]",
      "zoneset: Zoneset information\nactive: Show the active zoneset\n" SHOW_VSAN, zone_show_active, CMD_PIPE, 0, 0},
     {0},
 };

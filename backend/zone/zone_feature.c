@@ -123,8 +123,25 @@ static const struct owned_table tables[] = {
     {"zoneset", NULL},             {"zone_member", NULL},        {"zone", NULL},        {NULL, NULL},
 };
 
+const struct mode_info zone_mode = {
+    .name = "config-zone",
+    .prompt = "(config-zone)",
+    .parent = &mode_config,
+    .is_config = true,
+    .about = "zone",
+};
+const struct mode_info zoneset_mode = {
+    .name = "config-zoneset",
+    .prompt = "(config-zoneset)",
+    .parent = &mode_config,
+    .is_config = true,
+    .about = "zoneset",
+};
+static const struct mode_info *const modes[] = {&zone_mode, &zoneset_mode, NULL};
+
 const struct feature zone_feature = {
     .name = "zone",
+    .modes = modes,
     .cmds = zone_cmds,
     .render = {[SECTION_GLOBAL] = zone_render},
     .tables = tables,

@@ -15,7 +15,7 @@ struct block_line {
     int indent, parent, line;
     bool parent_of_some; /* another line is under it: not an item itself */
     char *text, *key;
-    enum mode mode;
+    const struct mode_info *mode;
 };
 
 struct parser {
@@ -137,7 +137,7 @@ static bool config_line(struct parser *p, int indent, const char *text)
     strbuf key;
     sb_init(&key);
     struct canon_error e;
-    enum mode m;
+    const struct mode_info *m;
     bool ok = canon_config(parent < 0 ? NULL : &p->bl[parent].mode, text, &key, &m, &e);
     if (!ok) {
         sb_free(&key);

@@ -7,7 +7,7 @@
 struct rc_line {
     char *key; /* NULL: a line the grammar does not read, equal to none */
     int indent, parent;
-    enum mode mode;
+    const struct mode_info *mode;
 };
 
 struct runconf {
@@ -23,7 +23,7 @@ static void add(struct runconf *rc, const char *text, int indent)
     strbuf key;
     sb_init(&key);
     struct canon_error e;
-    enum mode m;
+    const struct mode_info *m;
     bool ok = canon_config(parent < 0 ? NULL : &rc->l[parent].mode, text, &key, &m, &e);
     if (!(rc->l = realloc(rc->l, sizeof *rc->l * (size_t)(rc->n + 1))))
         abort();

@@ -114,7 +114,7 @@ static void free_completions(char **v, int n)
  * interface as they were. */
 static void exec_checked(struct session *s, const char *line)
 {
-    enum mode mode = s->mode;
+    const struct mode_info *mode = s->mode;
     struct mode_ctx ctx = s->ctx;
     if (session_exec(s, line) == 0)
         return;

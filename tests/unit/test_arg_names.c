@@ -25,9 +25,9 @@ static int asks_other(struct session *s, const struct cmd_args *a)
 }
 
 static const struct cmd_def cmds[] = {
-    {M(MODE_EXEC), "show thing [detail] [<n:1-9>] [{fast | slow} <word:word>]",
+    {MODES(MODE_EXEC), "show thing [detail] [<n:1-9>] [{fast | slow} <word:word>]",
      "thing: A thing\ndetail: Details\nn: A number\nfast: Fast\nslow: Slow\nword: A word", asks, 0, 0, 0},
-    {M(MODE_EXEC), "show other", "other: Another thing", asks_other, 0, 0, 0},
+    {MODES(MODE_EXEC), "show other", "other: Another thing", asks_other, 0, 0, 0},
     {0},
 };
 

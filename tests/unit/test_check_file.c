@@ -12,12 +12,14 @@
 #include "check/check_file.h"
 #include "feature.h"
 #include "check/runconf.h"
+#include "fcip/fcip.h"
+#include "vsan/vsan.h"
 #include "session.h"
 
 static void setup(void) { features_install(); }
 
 /* The canonical form of line in mode m, or "" when it does not match. */
-static char *canon(enum mode m, const char *line)
+static char *canon(const struct mode_info *m, const char *line)
 {
     strbuf b;
     sb_init(&b);
@@ -27,7 +29,7 @@ static char *canon(enum mode m, const char *line)
     return s;
 }
 
-static void same(enum mode m, const char *a, const char *b, const char *want)
+static void same(const struct mode_info *m, const char *a, const char *b, const char *want)
 {
     char *ca = canon(m, a), *cb = canon(m, b);
     ck_assert_str_eq(ca, want);
@@ -82,15 +84,15 @@ START_TEST(children_find_their_mode)
     strbuf b;
     sb_init(&b);
     struct canon_error e;
-    enum mode m;
+    const struct mode_info *m;
     ck_assert(canon_child(MODE_CONFIG, "ip address 192.168.10.1", &b, &m, &e));
-    ck_assert_int_eq(m, MODE_PROFILE);
+    ck_assert_ptr_eq(m, &fcip_profile_mode);
     sb_clear(&b);
     ck_assert(canon_child(MODE_CONFIG, "ip addr 192.168.10.1 255.255.255.0", &b, &m, &e));
-    ck_assert_int_eq(m, MODE_IF);
+    ck_assert_ptr_eq(m, MODE_IF);
     sb_clear(&b);
     ck_assert(canon_child(MODE_CONFIG, "vsan 100 interface fcip1", &b, &m, &e));
-    ck_assert_int_eq(m, MODE_VSAN_DB);
+    ck_assert_ptr_eq(m, &vsan_db_mode);
     sb_clear(&b);
     ck_assert(!canon_child(MODE_CONFIG, "feature fcip", &b, &m, &e));
     sb_free(&b);
@@ -114,7 +116,7 @@ static const char running[] = "!Command: show running-config\n"
                               "vsan database\n"
                               "  vsan 100 interface fcip1\n";
 
-static int find(const struct runconf *rc, enum mode top, const char *a, const char *b)
+static int find(const struct runconf *rc, const struct mode_info *top, const char *a, const char *b)
 {
     char *keys[2] = {canon(MODE_CONFIG, a), b ? canon(top, b) : NULL};
     int n = runconf_find(rc, keys, b ? 2 : 1);
@@ -133,8 +135,8 @@ START_TEST(running_config_as_configuration)
     ck_assert_int_eq(find(rc, MODE_IF, "int fcip2", "shutdown"), 2);
     ck_assert_int_eq(find(rc, MODE_IF, "int fcip3", "shutdown"), 0);
     /* a section that appears twice: either has the line */
-    ck_assert_int_eq(find(rc, MODE_VSAN_DB, "vsan database", "vsan 100 interface fcip1"), 2);
-    ck_assert_int_eq(find(rc, MODE_VSAN_DB, "vsan database", "vsan 100"), 2);
+    ck_assert_int_eq(find(rc, &vsan_db_mode, "vsan database", "vsan 100 interface fcip1"), 2);
+    ck_assert_int_eq(find(rc, &vsan_db_mode, "vsan database", "vsan 100"), 2);
     runconf_free(rc);
 }
 END_TEST

@@ -9,6 +9,7 @@
 #include "fcip/fcip.h"
 #include "fcip/fcip_store.h"
 #include "zone/zone.h"
+#include "sanext/sanext.h"
 #include "match.h"
 
 #include "lab_fixture.h"
@@ -172,7 +173,7 @@ START_TEST(test_stale_profile)
     refused(&a, "tcp max-jitter 100", "% Profile 10 does not exist");
     refused(&a, "no tcp sack-enable", "% Profile 10 does not exist");
     ck_assert(!fcip_profile_exists(lab, 0, 10));
-    ck_assert_int_eq(a.mode, MODE_PROFILE);
+    ck_assert_ptr_eq(a.mode, &fcip_profile_mode);
     run(&a, "do show clock"); /* exec commands, config ones */
     run(&a, "fcip profile 2"); /* another profile: a parent mode's command */
     run(&a, "tcp max-jitter 100");
@@ -181,7 +182,7 @@ START_TEST(test_stale_profile)
     ck_assert_uint_eq(c.max_jitter_us, 100);
     run(&b, "no fcip profile 2");
     run(&a, "exit");
-    ck_assert_int_eq(a.mode, MODE_CONFIG);
+    ck_assert_ptr_eq(a.mode, MODE_CONFIG);
     /* recreated by the other session: the mode is about it again */
     run(&a, "fcip profile 10");
     run(&b, "no fcip profile 10");
@@ -206,9 +207,9 @@ START_TEST(test_stale_fcip_interface)
     refused(&a, "no shutdown", "% Interface fcip3 does not exist");
     refused(&a, "use-profile 2", "% Interface fcip3 does not exist");
     ck_assert(!fcip_if_exists(lab, 0, 3));
-    ck_assert_int_eq(a.mode, MODE_IF);
+    ck_assert_ptr_eq(a.mode, MODE_IF);
     run(&a, "end");
-    ck_assert_int_eq(a.mode, MODE_EXEC);
+    ck_assert_ptr_eq(a.mode, MODE_EXEC);
     session_free(&a);
     session_free(&b);
 }
@@ -225,13 +226,13 @@ START_TEST(test_stale_nport)
     run(&b, "no nport pwwn 22:22:22:22:22:22:22:22 vsan 5 interface g2/1");
     refused(&a, "clear counters", "% nport does not exist");
     refused(&a, "stop all", "% nport does not exist");
-    ck_assert_int_eq(a.mode, MODE_SANEXT_NPORT);
+    ck_assert_ptr_eq(a.mode, &sanext_nport_mode);
     /* entering another N port is the parent mode's: it works */
     run(&a, "nport pwwn 11:11:11:11:11:11:11:11 vsan 1 interface g2/2");
     run(&a, "stop all");
     run(&b, "no nport pwwn 11:11:11:11:11:11:11:11 vsan 1 interface g2/2");
     run(&a, "exit");
-    ck_assert_int_eq(a.mode, MODE_SANEXT);
+    ck_assert_ptr_eq(a.mode, &sanext_mode);
     session_free(&a);
     session_free(&b);
 }
@@ -258,11 +259,11 @@ START_TEST(test_stale_zone)
     run(&b, "configure terminal");
     run(&b, "no zoneset name ZS_STALE vsan 10");
     refused(&a, "member Z_OTHER", "% Zoneset ZS_STALE not present in vsan 10");
-    ck_assert_int_eq(a.mode, MODE_ZONESET);
+    ck_assert_ptr_eq(a.mode, &zoneset_mode);
     run(&a, "zone name Z_STALE vsan 10");
     run(&b, "no zone name Z_STALE vsan 10");
     refused(&a, "member pwwn 21:00:00:e0:8b:05:05:05", "% Zone Z_STALE not present in vsan 10");
-    ck_assert_int_eq(a.mode, MODE_ZONE);
+    ck_assert_ptr_eq(a.mode, &zone_mode);
     session_free(&a);
     session_free(&b);
 }

@@ -30,42 +30,42 @@ static const struct gate test_gate = {"test"};
 /* Every keyword brings its own help, so the test does not depend on the
  * program's keyword dictionary. */
 static const struct cmd_def exec_cmds[] = {
-    {M(MODE_EXEC), "show clock", "show: Show information\nclock: The clock", fn_ok, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show counters", "show: Show information\ncounters: Counters", fn_ok, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "show counters-detail", "show: Show information\ncounters-detail: Detailed counters",
+    {MODES(MODE_EXEC), "show clock", "show: Show information\nclock: The clock", fn_ok, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show counters", "show: Show information\ncounters: Counters", fn_ok, CMD_PIPE, 0, 0},
+    {MODES(MODE_EXEC), "show counters-detail", "show: Show information\ncounters-detail: Detailed counters",
      fn_ok, CMD_PIPE, 0, 0},
-    {M(MODE_EXEC), "configure [terminal]", "configure: Configure\nterminal: From the terminal", fn_ok, 0, 0,
+    {MODES(MODE_EXEC), "configure [terminal]", "configure: Configure\nterminal: From the terminal", fn_ok, 0, 0,
      0},
-    {M(MODE_EXEC), "copy running-config startup-config",
+    {MODES(MODE_EXEC), "copy running-config startup-config",
      "copy: Copy\nrunning-config: Running\nstartup-config: Startup", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "mtu <size:576-9000>", "mtu: Set MTU\nsize: MTU in bytes", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "route <dest:ipv4> <mask:netmask> [metric <m:1-15>]",
+    {MODES(MODE_EXEC), "mtu <size:576-9000>", "mtu: Set MTU\nsize: MTU in bytes", fn_ok, 0, 0, 0},
+    {MODES(MODE_EXEC), "route <dest:ipv4> <mask:netmask> [metric <m:1-15>]",
      "route: Add a route\nmetric: Route metric\nm: Metric value", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "alias <pwwn:wwn>", "alias: Name a port", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "at <when:hh:mm:ss>", "at: Schedule", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "name <n:word>", "name: Set a name\nn: The name", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "note <text:line>", "note: Leave a note\ntext: Note text", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "speed {auto | fixed <mbps:10-1000>}",
+    {MODES(MODE_EXEC), "alias <pwwn:wwn>", "alias: Name a port", fn_ok, 0, 0, 0},
+    {MODES(MODE_EXEC), "at <when:hh:mm:ss>", "at: Schedule", fn_ok, 0, 0, 0},
+    {MODES(MODE_EXEC), "name <n:word>", "name: Set a name\nn: The name", fn_ok, 0, 0, 0},
+    {MODES(MODE_EXEC), "note <text:line>", "note: Leave a note\ntext: Note text", fn_ok, 0, 0, 0},
+    {MODES(MODE_EXEC), "speed {auto | fixed <mbps:10-1000>}",
      "speed: Port speed\nauto: Negotiate\nfixed: Fixed speed\nmbps: Megabits per second", fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "level {max | <n:1-10>}", "level: Set level\nmax: Highest level\nn: Level", fn_ok, 0, 0,
+    {MODES(MODE_EXEC), "level {max | <n:1-10>}", "level: Set level\nmax: Highest level\nn: Level", fn_ok, 0, 0,
      0},
-    {M(MODE_EXEC), "label {default | <n:word>}", "label: Set a label\ndefault: The default label\nn: Label",
+    {MODES(MODE_EXEC), "label {default | <n:word>}", "label: Set a label\ndefault: The default label\nn: Label",
      fn_ok, 0, 0, 0},
-    {M(MODE_EXEC), "secret", "secret: Not offered", fn_ok, CMD_HIDDEN, 0, 0},
-    {M(MODE_EXEC), "gated", "gated: Needs a feature", fn_ok, 0, &test_gate, 0},
+    {MODES(MODE_EXEC), "secret", "secret: Not offered", fn_ok, CMD_HIDDEN, 0, 0},
+    {MODES(MODE_EXEC), "gated", "gated: Needs a feature", fn_ok, 0, &test_gate, 0},
     {0},
 };
 
 static const struct cmd_def config_cmds[] = {
-    {M(MODE_CONFIG) | M(MODE_IF), "interface gigabitethernet <port:slot/port>",
+    {MODES(MODE_CONFIG, MODE_IF), "interface gigabitethernet <port:slot/port>",
      "interface: Select an interface\ngigabitethernet: Gigabit Ethernet\nport: Slot/port", fn_ok, 0, 0, 0},
-    {M(MODE_CONFIG) | M(MODE_IF), "interface fcip <id:1-255>",
+    {MODES(MODE_CONFIG, MODE_IF), "interface fcip <id:1-255>",
      "interface: Select an interface\nfcip: FCIP interface\nid: Interface id", fn_ok, 0, 0, 0},
-    {M(MODE_IF), "[no] shutdown", "no: Negate a command\nshutdown: Disable the port", fn_ok, 0, 0, 0},
-    {M(MODE_IF), "ips compression {auto | mode1 | mode2 | mode3}",
+    {MODES(MODE_IF), "[no] shutdown", "no: Negate a command\nshutdown: Disable the port", fn_ok, 0, 0, 0},
+    {MODES(MODE_IF), "ips compression {auto | mode1 | mode2 | mode3}",
      "ips: IP storage\ncompression: Compression\nauto: Automatic\nmode1: Mode 1\nmode2: Mode 2\nmode3: Mode 3",
      fn_ok, 0, 0, 0},
-    {M(MODE_IF), "description <text:line>", "description: Port description\ntext: Text", fn_ok, 0, 0, 0},
+    {MODES(MODE_IF), "description <text:line>", "description: Port description\ntext: Text", fn_ok, 0, 0, 0},
     {0},
 };
 
@@ -99,7 +99,7 @@ static void teardown(void)
 }
 
 /* Matches `line` in mode m. The caller frees r. */
-static enum match_status run(enum mode m, const char *line, struct match_result *r)
+static enum match_status run(const struct mode_info *m, const char *line, struct match_result *r)
 {
     struct words w = {0};
     lex_line(&w, line, strlen(line));
@@ -110,7 +110,7 @@ static enum match_status run(enum mode m, const char *line, struct match_result 
 }
 
 /* The status alone, with the offset checked. */
-static void expect(enum mode m, const char *line, enum match_status want, size_t off)
+static void expect(const struct mode_info *m, const char *line, enum match_status want, size_t off)
 {
     struct match_result r;
     enum match_status st = run(m, line, &r);
@@ -122,7 +122,7 @@ static void expect(enum mode m, const char *line, enum match_status want, size_t
 }
 
 /* The syntax string of the command that `line` matched. */
-static const char *matched(enum mode m, const char *line)
+static const char *matched(const struct mode_info *m, const char *line)
 {
     struct match_result r;
     enum match_status st = run(m, line, &r);
@@ -545,7 +545,7 @@ END_TEST
 
 /* Help for `line`: a trailing space means "what comes next", else the
  * last word is a partial one (as the session does). */
-static void help(enum mode m, const char *line, struct help_list *h, struct words *w)
+static void help(const struct mode_info *m, const char *line, struct help_list *h, struct words *w)
 {
     lex_line(w, line, strlen(line));
     size_t len = strlen(line);

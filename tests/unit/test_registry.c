@@ -82,6 +82,34 @@ START_TEST(test_what_commands_name_is_declared)
 }
 END_TEST
 
+/* The features' modes are indexed once each, below a registered parent,
+ * and the sets derive from them: (config-zone) is a configuration mode,
+ * (san-ext-nport) is below exec but not one, a host's shell is neither. */
+START_TEST(test_modes_are_registered)
+{
+    features_install();
+    for (int i = 0; i < mode_count(); i++) {
+        const struct mode_info *m = mode_at(i);
+        ck_assert_int_eq(mode_index(m), i);
+        ck_assert_msg(mode_index(m->parent) >= 0, "%s: its parent is not registered", m->name);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcmp(mode_at(j)->name, m->name) != 0, "mode %s registered twice", m->name);
+    }
+    const struct mode_info *zone = NULL, *nport = NULL, *shell = NULL;
+    for (int i = 0; i < mode_count(); i++) {
+        const struct mode_info *m = mode_at(i);
+        zone = strcmp(m->name, "config-zone") == 0 ? m : zone;
+        nport = strcmp(m->name, "san-ext-nport") == 0 ? m : nport;
+        shell = m->shell == SHELL_HOST ? m : shell;
+    }
+    ck_assert(zone && nport && shell);
+    ck_assert(mode_in(M_CONFIG_ALL, zone) && !mode_in(M_CONFIG_ALL, nport) && !mode_in(M_CONFIG_ALL, shell));
+    ck_assert(mode_in(M_NOT_EXEC, zone) && mode_in(M_NOT_EXEC, nport) && !mode_in(M_NOT_EXEC, shell));
+    ck_assert(!mode_in(M_NOT_EXEC, MODE_EXEC) && !mode_in(M_CONFIG_ALL, MODE_FILTER));
+    ck_assert(mode_is_sub(zone) && mode_is_sub(nport) && !mode_is_sub(shell) && !mode_is_sub(MODE_CONFIG));
+}
+END_TEST
+
 static void run(struct session *s, const char *line)
 {
     ck_assert_msg(session_exec(s, line) == 0, "'%s' failed: %s", line, s->last_error);
@@ -173,6 +201,7 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_every_table_has_one_owner);
     tcase_add_test(tc, test_what_commands_name_is_declared);
+    tcase_add_test(tc, test_modes_are_registered);
     tcase_add_test(tc, test_reload_forgets_every_feature_table);
     tcase_add_test(tc, test_reconcile_only_after_a_committed_change);
     tcase_add_test(tc, test_rollback_after_engine_read);
