@@ -213,7 +213,7 @@ static bool descends(const struct mode_info *m, const struct mode_info *from)
             return true;
         if (m == MODE_EXEC)
             return false;
-        m = (m)->parent;
+        m = m->parent;
     }
     return false;
 }
@@ -225,10 +225,10 @@ static bool descends(const struct mode_info *m, const struct mode_info *from)
 static const char *next_move(struct replay *r, const struct mode_info *c, const struct mode_info *t, const char **why)
 {
     if (!descends(t, c)) /* climb: `end` leaves configuration at once */
-        return (c)->is_config && !descends(t, MODE_CONFIG) ? "end" : "exit";
+        return c->is_config && !descends(t, MODE_CONFIG) ? "end" : "exit";
     const struct mode_info *child = t;
-    while ((child)->parent != c)
-        child = (child)->parent;
+    while (child->parent != c)
+        child = child->parent;
     if (child->way_in)
         return child->way_in;
     if (child->about) {
@@ -275,7 +275,7 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
             snprintf(host, sizeof host, "%s", lab_hostname(r->lab, r->cur));
             lab_unlock(r->lab);
             say_error(r, "%s:%d: cannot reach mode %s: no %s known on %s (the session is in %s mode); line skipped\n",
-                    file, ln, name, why ? why : "way", host, (was)->name);
+                    file, ln, name, why ? why : "way", host, was->name);
             return false;
         }
         r->quiet = true;
@@ -283,7 +283,7 @@ static bool follow_prompt(struct replay *r, struct session *s, const char *file,
         r->quiet = false;
         if (rc != 0 || s->mode == was || s->closed) {
             say_error(r, "%s:%d: cannot reach mode %s: `%s` in %s mode: %s; line skipped\n", file, ln, name, move,
-                    (was)->name, rc ? s->last_error : "the mode did not change");
+                    was->name, rc ? s->last_error : "the mode did not change");
             return false;
         }
     }
@@ -302,12 +302,12 @@ static void check_prompt_mode(struct replay *r, struct session *s, const char *f
     say_error(r,
             "%s:%d: the prompt says %s mode but the session is in %s mode (reported once per file); "
             "without --strict-prompts replay runs each line in its prompt's mode\n",
-            file, ln, name, (s->mode)->name);
+            file, ln, name, s->mode->name);
 }
 
 static void remember_entry(struct replay *r, struct session *s, const struct mode_info *was, const char *cmd)
 {
-    if (s->closed || s->mode == was || (s->mode)->parent != was)
+    if (s->closed || s->mode == was || s->mode->parent != was)
         return;
     char **e = &r->enter[r->cur * MODE_MAX + mode_index(s->mode)];
     free(*e);

@@ -15,7 +15,8 @@ static void render(const struct match_result *r, strbuf *out)
     }
 }
 
-static enum match_status try_mode(const struct mode_info *m, const struct words *w, strbuf *out, struct canon_error *e)
+static enum match_status try_mode(const struct mode_info *m, const struct words *w, strbuf *out,
+                                  struct canon_error *e)
 {
     struct match_env env = {.g = session_grammar(), .mode = m};
     struct match_result r;
@@ -27,8 +28,8 @@ static enum match_status try_mode(const struct mode_info *m, const struct words 
     return st;
 }
 
-static bool canon_in(const struct mode_info *const *modes, int n, const char *line, strbuf *out, const struct mode_info **m,
-                     struct canon_error *e)
+static bool canon_in(const struct mode_info *const *modes, int n, const char *line, strbuf *out,
+                     const struct mode_info **m, struct canon_error *e)
 {
     struct words w = {0};
     lex_line(&w, line, strlen(line));
@@ -53,7 +54,8 @@ bool canon_line(const struct mode_info *m, const char *line, strbuf *out, struct
     return canon_in(&m, 1, line, out, &in, e);
 }
 
-bool canon_child(const struct mode_info *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e)
+bool canon_child(const struct mode_info *parent, const char *line, strbuf *out, const struct mode_info **m,
+                 struct canon_error *e)
 {
     const struct mode_info *subs[MODE_MAX];
     int n = 0;
@@ -63,7 +65,8 @@ bool canon_child(const struct mode_info *parent, const char *line, strbuf *out, 
     return canon_in(subs, n, line, out, m, e);
 }
 
-bool canon_config(const struct mode_info *const *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e)
+bool canon_config(const struct mode_info *const *parent, const char *line, strbuf *out, const struct mode_info **m,
+                  struct canon_error *e)
 {
     *m = MODE_CONFIG;
     return parent ? canon_child(*parent, line, out, m, e) : canon_line(MODE_CONFIG, line, out, e);

@@ -29,11 +29,13 @@ bool canon_line(const struct mode_info *m, const char *line, strbuf *out, struct
  * the one the parent line enters (handlers, not the grammar, choose
  * that), but both sides of a comparison are read the same way, so a line
  * still equals only its own spellings. */
-bool canon_child(const struct mode_info *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e);
+bool canon_child(const struct mode_info *parent, const char *line, strbuf *out, const struct mode_info **m,
+                 struct canon_error *e);
 
 /* A line of a configuration as `show running-config` nests it: at the top
  * (parent NULL) read in config mode, else under its parent line's mode as
  * canon_child does; the mode it was read in goes to *m. */
-bool canon_config(const struct mode_info *const *parent, const char *line, strbuf *out, const struct mode_info **m, struct canon_error *e);
+bool canon_config(const struct mode_info *const *parent, const char *line, strbuf *out, const struct mode_info **m,
+                  struct canon_error *e);
 
 #endif

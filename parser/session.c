@@ -112,9 +112,9 @@ void mode_ctx_key_get(const struct mode_ctx *c, void *key, size_t n)
 void session_prompt(const struct session *s, char *buf, size_t n)
 {
     if (s->mode->shell == SHELL_HOST) /* a Linux root shell's */
-        snprintf(buf, n, "root@%s%s# ", host->hostname(s->lab, s->sw), (s->mode)->prompt);
+        snprintf(buf, n, "root@%s%s# ", host->hostname(s->lab, s->sw), s->mode->prompt);
     else
-        snprintf(buf, n, "%s%s# ", host->hostname(s->lab, s->sw), (s->mode)->prompt);
+        snprintf(buf, n, "%s%s# ", host->hostname(s->lab, s->sw), s->mode->prompt);
 }
 
 void cmd_printf(struct session *s, const char *fmt, ...)
@@ -313,7 +313,7 @@ static bool viable(const struct reading *rd)
 static int collect_readings(struct session *s, struct piece *p, const struct mode_info *m, struct reading *rd)
 {
     int n = 0;
-    for (const struct mode_info *at = m;; at = (at)->parent) {
+    for (const struct mode_info *at = m;; at = at->parent) {
         struct match_env e = env_for(s, at);
         match_line(&e, &p->w, &rd[n].r);
         rd[n].env = at;
@@ -322,7 +322,7 @@ static int collect_readings(struct session *s, struct piece *p, const struct mod
             break;
     }
     const struct word *w0 = &p->w.w[0];
-    if ((m)->is_config && w0->len >= 2 && w0->len <= 4 &&
+    if (m->is_config && w0->len >= 2 && w0->len <= 4 &&
         strncasecmp(w0->s, "show", w0->len) == 0) {
         struct match_env e = env_for(s, MODE_EXEC);
         match_line(&e, &p->w, &rd[n].r);
@@ -522,8 +522,8 @@ static int run_line(struct session *s, const char *line, size_t col0, const stru
         s->filtered = true; /* filters need the whole output */
     p[0].r.args.offset = (int)col0;
     /* an operator is never in a config mode, unless made one while there */
-    if (((p[0].r.var->cmd->flags & CMD_ADMIN) || (m)->is_config) && s->role == ROLE_OPERATOR) {
-        if ((m)->is_config)
+    if (((p[0].r.var->cmd->flags & CMD_ADMIN) || m->is_config) && s->role == ROLE_OPERATOR) {
+        if (m->is_config)
             s->mode = MODE_EXEC;
         cmd_error(s, "%% Permission denied");
         goto out;
@@ -677,7 +677,7 @@ int session_exec(struct session *s, const char *line)
     const struct mode_info *was = s->mode;
     if (account_ok(s)) {
         rc = run_line(s, line, s->no_prompt ? 0 : strlen(prompt), s->mode, &pl);
-        if (config_exit && (was)->is_config && !(s->mode)->is_config)
+        if (config_exit && was->is_config && !s->mode->is_config)
             config_exit(s);
     } else {
         cmd_printf(s, ACCOUNT_GONE, s->user);
@@ -756,14 +756,14 @@ static void help_readings(struct session *s, struct piece *p, int nfull, const c
     struct match_env e = env_for(s, s->mode);
     match_help(&e, &p->w, 0, part, plen, h);
     for (const struct mode_info *at = s->mode; plen > 0 && mode_is_sub(at);) {
-        at = (at)->parent;
+        at = at->parent;
         struct help_list more;
         struct match_env pe = env_for(s, at);
         match_help(&pe, &p->w, 0, part, plen, &more);
         help_list_merge(h, &more);
         help_list_free(&more);
     }
-    if ((s->mode)->is_config && strncasecmp(part, "show", plen < 4 ? plen : 4) == 0 && plen <= 4) {
+    if (s->mode->is_config && strncasecmp(part, "show", plen < 4 ? plen : 4) == 0 && plen <= 4) {
         struct help_list ex;
         struct match_env xe = env_for(s, MODE_EXEC);
         match_help(&xe, &p->w, 0, "show", 4, &ex);

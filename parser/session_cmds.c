@@ -9,7 +9,7 @@ static int cmd_exit(struct session *s, const struct cmd_args *a)
     if (s->mode == MODE_EXEC)
         s->closed = true;
     else
-        s->mode = (s->mode)->parent;
+        s->mode = s->mode->parent;
     return 0;
 }
 
