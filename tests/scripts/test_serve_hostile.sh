@@ -50,6 +50,8 @@ for fd in $idle; do exec {fd}>&-; done
 old() {
     ssh -o BatchMode=yes -o LogLevel=info $SSHO "$@" -p "$SP" admin@127.0.0.1 true > "$work/old" 2>&1 &&
         fail "connected with $*"
+    # what the server said of it, should the client's words be missing
+    tail -n 3 "$SERVE_ERR" >> "$work/old"
 }
 old -o KexAlgorithms=diffie-hellman-group1-sha1
 grep -q "no matching key exchange method" "$work/old" || fail "old kex: $(cat "$work/old")"
