@@ -71,7 +71,10 @@ struct fc_frame {
      * enter TCP, and its encapsulated, compressed size). */
     uint64_t carrier_at;
     uint32_t carrier_len;
-    int64_t carrier_clock_ns; /* its FCIP time stamp: carrier_at on the sending switch's clock, this ahead */
+    /* its FCIP time stamp: carrier_at from CAPTURE_EPOCH_S, this ahead on
+     * the sending switch's clock when it was set (tunnel.h), else 0 */
+    int64_t carrier_clock_ns;
+    bool carrier_clock_set;
 };
 
 /* Bytes of the frame on the wire, SOF to EOF. */

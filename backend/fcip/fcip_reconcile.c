@@ -13,6 +13,7 @@
 #include "pchan.h"
 #include "portchannel/portchannel.h"
 #include "fabric/fabric_feature.h"
+#include "capture/capture.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -65,6 +66,13 @@ static void member_of_channel(struct lab *lab, int sw, struct fcip_tunnel_conf *
     c->write_acc = c->write_acc && pc.mode_active;
 }
 
+/* The lab's clock ahead of lab time counted from the captures' epoch
+ * (tunnel.h). */
+static int64_t lab_clock_ns(const struct lab *lab)
+{
+    return ((int64_t)lab_clock_base(lab) - (int64_t)CAPTURE_EPOCH_S) * (int64_t)ENGINE_NS_PER_SEC;
+}
+
 static void apply_if(void *arg, const struct fcip_if_conf *ic)
 {
     struct apply_ctx *x = arg;
@@ -94,8 +102,10 @@ static void apply_if(void *arg, const struct fcip_if_conf *ic)
         .sf_profile = ic->sf_profile,
         .time_stamp = ic->time_stamp,
         .ts_diff_ms = (uint32_t)ic->ts_diff_ms,
-        .clock_off_ns = lab_clock_offset_ns(x->lab, x->sw),
+        .clock_set = lab_clock_is_set(x->lab, x->sw),
+        .lab_clock_ns = lab_clock_ns(x->lab),
     };
+    c.clock_ns = c.lab_clock_ns + lab_clock_offset_ns(x->lab, x->sw);
     memcpy(c.sf_peer_wwn, ic->sf_peer_wwn, sizeof c.sf_peer_wwn);
     member_of_channel(x->lab, x->sw, &c);
     struct fctimer_conf tov;

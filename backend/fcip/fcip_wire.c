@@ -84,8 +84,8 @@ static void payload(const struct fc_frame *f, uint8_t *p)
 }
 
 /* The time stamp (NTP format): when the frame entered TCP, on the
- * sending switch's clock (lab time from CAPTURE_EPOCH_S when its clock
- * was never set, so such captures repeat byte for byte). */
+ * sending switch's clock when it was set, else lab time from
+ * CAPTURE_EPOCH_S (tunnel.h), so captures repeat byte for byte. */
 static uint8_t *stamp(uint8_t *p, const struct fc_frame *f)
 {
     int64_t ns = (int64_t)(CAPTURE_EPOCH_S * ENGINE_NS_PER_SEC) + (int64_t)f->carrier_at + f->carrier_clock_ns;

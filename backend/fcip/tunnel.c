@@ -311,6 +311,13 @@ static void own_wwn(const struct fcip_tunnel *t, uint8_t out[8])
         memset(out, 0, 8);
 }
 
+/* The sender's clock into the frame's FCIP time stamp (tunnel.h). */
+static void stamp_clock(const struct fcip_tunnel *t, struct fc_frame *f)
+{
+    f->carrier_clock_set = t->conf.clock_set;
+    f->carrier_clock_ns = t->conf.clock_set ? t->conf.clock_ns : 0;
+}
+
 static void sf_send(struct endpoint *ep, const struct fcip_sf *echo)
 {
     struct fcip_tunnel *t = ep->t;
@@ -336,7 +343,7 @@ static void sf_send(struct endpoint *ep, const struct fcip_sf *echo)
     f->class_f = true;
     f->ils = sf;
     f->carrier_at = now(t->fe);
-    f->carrier_clock_ns = t->conf.clock_off_ns;
+    stamp_clock(t, f);
     f->carrier_len = FCIP_SF_BYTES;
     if (!tcp_send(ep->c, FCIP_SF_BYTES, f)) /* a new connection's buffer is empty: not reached */
         fabric_frame_free(t->fe->fab, f);
@@ -604,7 +611,7 @@ static void compress_stage(struct fcip_tunnel *t, struct fc_frame *f)
     uint64_t tnow = now(t->fe), start = t->comp_free_at > tnow ? t->comp_free_at : tnow;
     uint32_t payload = f->payload;
     f->carrier_at = tnow;
-    f->carrier_clock_ns = t->conf.clock_off_ns;
+    stamp_clock(t, f);
     if (mode != FCIP_COMP_OFF) {
         f->carrier_at = start;
         if (f->pattern && payload) {
@@ -944,8 +951,8 @@ static bool stamp_stale(const struct fcip_tunnel *t, const struct fc_frame *f)
 {
     if (!t->conf.time_stamp)
         return false;
-    int64_t sent = (int64_t)f->carrier_at + f->carrier_clock_ns;
-    int64_t here = (int64_t)now(t->fe) + t->conf.clock_off_ns;
+    int64_t sent = (int64_t)f->carrier_at + (f->carrier_clock_set ? f->carrier_clock_ns : t->conf.lab_clock_ns);
+    int64_t here = (int64_t)now(t->fe) + t->conf.clock_ns;
     uint64_t d = sent > here ? (uint64_t)(sent - here) : (uint64_t)(here - sent);
     return d > (uint64_t)t->conf.ts_diff_ms * ENGINE_NS_PER_MS;
 }
@@ -1219,7 +1226,7 @@ static bool trunk_differs(struct fcip_tunnel *t, const struct fcip_tunnel_conf *
 static bool clocks_differ(const struct fcip_tunnel *t, const struct fcip_tunnel_conf *c)
 {
     bool checks = t->conf.time_stamp || c->time_stamp || (t->got_params && t->peer.time_stamp);
-    return checks && (t->conf.clock_off_ns != c->clock_off_ns || t->conf.time_stamp != c->time_stamp ||
+    return checks && (t->conf.clock_ns != c->clock_ns || t->conf.time_stamp != c->time_stamp ||
                       t->conf.ts_diff_ms != c->ts_diff_ms);
 }
 

@@ -71,7 +71,14 @@ struct fcip_tunnel_conf {
     int channel;        /* its port-channel (pchan.h), 0: none */
     bool time_stamp;    /* frames whose stamp is off this switch's clock ... */
     uint32_t ts_diff_ms; /* ... by more than this are discarded (case P) */
-    int64_t clock_off_ns; /* the switch's clock ahead of lab time: what it stamps */
+    /* Clocks, as time ahead of lab time counted from CAPTURE_EPOCH_S:
+     * the switch's, and the lab's (what a switch shows until its clock
+     * is set). A set clock stamps its own; one never set stamps 0, so a
+     * capture repeats byte for byte whether or not a script sets clocks
+     * (docs/capture.md). */
+    bool clock_set;
+    int64_t clock_ns;     /* the switch's: the lab's until set */
+    int64_t lab_clock_ns; /* the lab's */
 };
 
 enum fcip_state {

@@ -23,6 +23,7 @@ struct lab_switch {
     unsigned gates; /* bit per gate turned on, by gate_index */
     uint64_t boot_ns;
     int64_t clock_off_ns; /* its clock ahead of the lab's (`clock set`) */
+    bool clock_set;
 };
 
 struct lab {
@@ -261,7 +262,8 @@ static void load_clock(struct lab *lab)
     for (int i = 0; i < lab->nsw; i++) {
         sqlite3_reset(st);
         sqlite3_bind_int(st, 1, lab->sw[i].id);
-        lab->sw[i].clock_off_ns = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+        lab->sw[i].clock_set = sqlite3_step(st) == SQLITE_ROW;
+        lab->sw[i].clock_off_ns = lab->sw[i].clock_set ? sqlite3_column_int64(st, 0) : 0;
     }
 }
 
@@ -942,6 +944,9 @@ void lab_resume(struct lab *lab, int depth)
         lab_txn_begin(lab);
 }
 
+bool lab_clock_is_set(const struct lab *lab, int sw) { return sw >= 0 && sw < lab->nsw && lab->sw[sw].clock_set; }
+time_t lab_clock_base(const struct lab *lab) { return lab->wall_at_open; }
+
 int64_t lab_clock_offset_ns(const struct lab *lab, int sw)
 {
     return sw >= 0 && sw < lab->nsw ? lab->sw[sw].clock_off_ns : 0;
@@ -969,6 +974,7 @@ void lab_clock_set(struct lab *lab, int sw, time_t t)
         return;
     int64_t off = (int64_t)t * 1000000000 - (int64_t)lab->wall_at_open * 1000000000 - (int64_t)lab_now(lab);
     lab->sw[sw].clock_off_ns = off;
+    lab->sw[sw].clock_set = true;
     sqlite3_stmt *st = lab_stmt(lab, "INSERT OR REPLACE INTO switch_clock(switch_id, offset_ns) VALUES (?, ?)");
     sqlite3_bind_int(st, 1, lab->sw[sw].id);
     sqlite3_bind_int64(st, 2, off);

@@ -151,11 +151,14 @@ uint64_t lab_wall_until(const struct lab *lab, uint64_t t);
 int lab_pause(struct lab *lab);
 void lab_resume(struct lab *lab, int depth);
 /* Switch sw's clock (docs/lab-clock.md): the calendar time it shows,
- * `clock set`, and how far it is ahead of the lab's clock (0 until set;
- * what its FCIP time stamps carry). */
+ * `clock set`, whether it was ever set, and how far it is ahead of the
+ * lab's clock (0 until set). The lab's clock is the wall clock's second
+ * the lab was opened in, plus lab time: lab_clock_base. */
 time_t lab_time(const struct lab *lab, int sw, long *usec);
 void lab_clock_set(struct lab *lab, int sw, time_t t);
+bool lab_clock_is_set(const struct lab *lab, int sw);
 int64_t lab_clock_offset_ns(const struct lab *lab, int sw);
+time_t lab_clock_base(const struct lab *lab);
 /* When the switch last booted, in lab nanoseconds. */
 uint64_t lab_boot_ns(const struct lab *lab, int sw);
 void lab_reboot(struct lab *lab, int sw);

@@ -5,7 +5,8 @@
 # follow (a loss-free run, one port at a time), valid IPv4/TCP/ICMP
 # checksums, echo request and reply, FCIP headers, FC R_CTL/OX_ID/SEQ_CNT,
 # FCP opcodes, TCP retransmissions and netsim's comments where the
-# simulator drops; two captures of one replay byte-identical, and the
+# simulator drops; two captures of one replay byte-identical (also when
+# it sets the switches' clocks, from another wall-clock second), and the
 # replay's output the same with and without --pcap (docs/capture.md).
 # Skipped (77) only without tshark. usage: test_pcap.sh MDSIM
 mdsim=$1
@@ -43,6 +44,15 @@ run classic lab.txt cap.pcap
 run clean clean.txt clean.pcapng
 cmp -s "$work/plain.out" "$work/cap1.out" || fail "the replay's output changes with --pcap"
 cmp -s "$work/cap1.pcapng" "$work/cap2.pcapng" || fail "two captures of one replay differ"
+# With the switches' clocks set, the FCIP stamps are those clocks: the
+# same bytes again from a lab opened in another second of the wall clock.
+{ printf 'MDS1# clock set 10:00:00 1 Jan 2026\nMDS2# clock set 10:00:05 1 Jan 2026\n'; cat "$work/lab.txt"; } \
+    > "$work/clocks.txt"
+run clocks1 clocks.txt clocks1.pcapng
+second=$(date +%s)
+while [ "$(date +%s)" = "$second" ]; do :; done
+run clocks2 clocks.txt clocks2.pcapng
+cmp -s "$work/clocks1.pcapng" "$work/clocks2.pcapng" || fail "two captures of a replay that sets clocks differ"
 grep -q 'Dropped (tot) = [1-9]' "$work/cap1.out" || fail "netsim dropped nothing"
 
 ts() { tshark -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE "$@" 2> /dev/null; }

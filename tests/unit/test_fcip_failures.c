@@ -126,11 +126,21 @@ END_TEST
  * from the receiver's clock are discarded and counted; the link
  * parameters among them isolate both ends (ELP failure); clocks brought
  * back together, the parameters cross again and the link trunks. */
+/* MDS2's clock set `ahead` of the lab's, which both ends know to be
+ * lab_ns ahead of lab time from the capture epoch; MDS1's never set. */
+static void set_clock(int64_t lab_ns, int64_t ahead)
+{
+    for (int i = 0; i < 2; i++)
+        r.conf[i].lab_clock_ns = r.conf[i].clock_ns = lab_ns;
+    r.conf[1].clock_set = true;
+    r.conf[1].clock_ns = lab_ns + ahead;
+}
+
 START_TEST(time_stamps_apart_isolate_both_ends)
 {
     r.conf[0].time_stamp = true;
     r.conf[0].ts_diff_ms = 2000;
-    r.conf[1].clock_off_ns = 600 * ENGINE_NS_PER_SEC; /* MDS2 10 minutes ahead */
+    set_clock(0, 600 * (int64_t)ENGINE_NS_PER_SEC); /* MDS2 10 minutes ahead */
     rig_apply(&r);
     run_for(3 * ENGINE_NS_PER_SEC);
     struct fcip_status st;
@@ -143,12 +153,12 @@ START_TEST(time_stamps_apart_isolate_both_ends)
     ck_assert_uint_ge(st.ts_errors, 1);
     rig_state(&r, 1, &st);
     ck_assert_uint_eq(st.ts_errors, 0); /* MDS2 does not check */
-    r.conf[1].clock_off_ns = 1900 * ENGINE_NS_PER_MS; /* within 2000 ms, transit included */
+    set_clock(0, 1900 * (int64_t)ENGINE_NS_PER_MS); /* within 2000 ms, transit included */
     rig_apply(&r);
     run_for(3 * ENGINE_NS_PER_SEC);
     for (int i = 0; i < 2; i++)
         ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_TRUNKING);
-    r.conf[1].clock_off_ns = -2100 * (int64_t)ENGINE_NS_PER_MS; /* behind counts too */
+    set_clock(0, -2100 * (int64_t)ENGINE_NS_PER_MS); /* behind counts too */
     rig_apply(&r);
     run_for(3 * ENGINE_NS_PER_SEC);
     for (int i = 0; i < 2; i++)
@@ -158,6 +168,29 @@ START_TEST(time_stamps_apart_isolate_both_ends)
     run_for(3 * ENGINE_NS_PER_SEC);
     for (int i = 0; i < 2; i++)
         ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_TRUNKING);
+}
+END_TEST
+
+/* A clock never set reads the lab's, wherever the lab's is (the wall
+ * clock's second the lab opened in), though it stamps 0: MDS2 set 1.9 s
+ * ahead of it passes both ends' checks, 10 minutes ahead does not. */
+START_TEST(an_unset_clock_reads_the_labs)
+{
+    const int64_t lab_ns = 86400LL * 1000 * (int64_t)ENGINE_NS_PER_SEC; /* 1000 days after the epoch */
+    for (int i = 0; i < 2; i++) {
+        r.conf[i].time_stamp = true;
+        r.conf[i].ts_diff_ms = 2000;
+    }
+    set_clock(lab_ns, 1900 * (int64_t)ENGINE_NS_PER_MS);
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_TRUNKING);
+    set_clock(lab_ns, 600 * (int64_t)ENGINE_NS_PER_SEC);
+    rig_apply(&r);
+    run_for(3 * ENGINE_NS_PER_SEC);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(rig_state(&r, i, NULL), FCIP_ISOLATED);
 }
 END_TEST
 
@@ -176,6 +209,7 @@ START_TEST(stamps_carry_the_senders_clock)
     uint32_t frac = (uint32_t)b[4] << 24 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 8 | b[7];
     ck_assert_uint_eq(sec, (uint32_t)(2208988800ULL + CAPTURE_EPOCH_S + 1));
     ck_assert_uint_eq(frac, 0x80000000u);
+    f.carrier_clock_set = true;
     f.carrier_clock_ns = 600 * (int64_t)ENGINE_NS_PER_SEC;
     fcip_wire_render(&f, 16, b, 8);
     sec = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
@@ -245,6 +279,7 @@ int main(void)
     tcase_add_test(tc, port_vsan_mismatch_isolates_both_ends);
     tcase_add_test(tc, both_passive_stay_not_connected);
     tcase_add_test(tc, time_stamps_apart_isolate_both_ends);
+    tcase_add_test(tc, an_unset_clock_reads_the_labs);
     tcase_add_test(tc, stamps_carry_the_senders_clock);
     tcase_add_test(tc, changes_are_told_as_they_happen);
     tcase_add_test(tc, bounces_at_one_instant_come_back);
