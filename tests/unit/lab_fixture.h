@@ -39,6 +39,17 @@ static void lab_fixture_open(const char *lab_text)
 
 static inline void setup(void) { lab_fixture_open(NULL); }
 
+/* Runs the lines (NULL-terminated) on switch sw in one session, each of
+ * which must succeed; what they print goes to `out`. */
+static inline void lab_fixture_run(int sw, const char *const *lines)
+{
+    struct session s;
+    session_init(&s, lab, sw, (struct session_io){.write = capture});
+    for (; *lines; lines++)
+        ck_assert_msg(session_exec(&s, *lines) == 0, "'%s' failed: %s", *lines, s.last_error);
+    session_free(&s);
+}
+
 static void teardown(void)
 {
     static const char *const suffix[] = {"", "-wal", "-shm"};

@@ -9,15 +9,6 @@
 
 #define SEC 1000000000ULL
 
-static void run_on(int sw, const char *const *lines)
-{
-    struct session s;
-    session_init(&s, lab, sw, (struct session_io){.write = capture});
-    for (; *lines; lines++)
-        ck_assert_msg(session_exec(&s, *lines) == 0, "'%s' failed: %s", *lines, s.last_error);
-    session_free(&s);
-}
-
 static void tunnel_end(int sw, const char *me, const char *peer, bool shut)
 {
     char ip[64], prof[64], info[64];
@@ -29,7 +20,7 @@ static void tunnel_end(int sw, const char *me, const char *peer, bool shut)
                                  "exit", "interface fcip1", "use-profile 1", info,
                                  "switchport trunk allowed vsan 100", shut ? "shutdown" : "no shutdown", "end",
                                  NULL};
-    run_on(sw, lines);
+    lab_fixture_run(sw, lines);
 }
 
 static char *topology(void)
@@ -55,7 +46,7 @@ START_TEST(test_topology_follows_the_tunnel)
     tunnel_end(1, "192.168.10.2", "192.168.10.1", true);
     const char *const sim[] = {"configure terminal", "san-ext-tuner enable", "end",
                                "ips netsim enable interface g2/3 g2/4", NULL}; /* netsim comes with the tuner */
-    run_on(0, sim);
+    lab_fixture_run(0, sim);
     lab_lock(lab);
     lab_advance_to(lab, 10 * SEC);
     lab_unlock(lab);
@@ -67,7 +58,7 @@ START_TEST(test_topology_follows_the_tunnel)
     ck_assert_msg(!strstr(j, "trunking"), "%s", j);
     free(j);
     const char *const up[] = {"configure terminal", "interface fcip1", "no shutdown", "end", NULL};
-    run_on(1, up);
+    lab_fixture_run(1, up);
     lab_lock(lab);
     lab_advance_to(lab, 30 * SEC);
     lab_unlock(lab);

@@ -10,17 +10,6 @@
 #include "lab_fixture.h"
 
 /* Runs lines on a switch; every line must succeed. Output lands in `out`. */
-static void run(int sw, const char *const *lines)
-{
-    struct session s;
-    session_init(&s, lab, sw, (struct session_io){.write = capture});
-    for (; *lines; lines++) {
-        int rc = session_exec(&s, *lines);
-        ck_assert_msg(rc == 0, "'%s' failed: %s", *lines, s.last_error);
-    }
-    session_free(&s);
-}
-
 static const char *const mds1_ip[] = {"configure terminal", "interface gigabitethernet 2/2",
                                       "ip address 192.168.10.1 255.255.255.0", "no shutdown", "end", NULL};
 static const char *const mds2_ip[] = {"configure terminal", "interface gigabitethernet 2/2",
@@ -42,8 +31,8 @@ static int rtts(double *ms, int max)
 
 START_TEST(no_path_without_netsim)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
     struct session s;
     session_init(&s, lab, 0, (struct session_io){.write = capture});
     /* g2/2 is cabled to g2/3, which is shut and bridges nothing yet */
@@ -56,12 +45,12 @@ END_TEST
 /* G1: 50 ms each way through the simulator, no rate limit. */
 START_TEST(g1_idle_round_trip)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
     sb_clear(&out);
     uint64_t t0 = lab_now(lab);
-    run(0, (const char *const[]){"ping 192.168.10.2 count 5", NULL});
+    lab_fixture_run(0, (const char *const[]){"ping 192.168.10.2 count 5", NULL});
     double ms[8];
     ck_assert_int_eq(rtts(ms, 8), 5);
     for (int i = 0; i < 5; i++)
@@ -77,10 +66,10 @@ END_TEST
 /* The switch answers its own address, without the wire. */
 START_TEST(own_address)
 {
-    run(0, mds1_ip);
-    run(0, netsim_50ms); /* g2/3 in the simulator: g2/2's link comes up */
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(0, netsim_50ms); /* g2/3 in the simulator: g2/2's link comes up */
     sb_clear(&out);
-    run(0, (const char *const[]){"ping 192.168.10.1 count 2", NULL});
+    lab_fixture_run(0, (const char *const[]){"ping 192.168.10.1 count 2", NULL});
     double ms[4];
     ck_assert_int_eq(rtts(ms, 4), 2);
     ck_assert_double_eq_tol(ms[0], IPNET_LOCAL_RTT_NS / 1e6, 1e-9);
@@ -90,12 +79,12 @@ END_TEST
 
 START_TEST(counters_follow_traffic)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
-    run(0, (const char *const[]){"ping 192.168.10.2 count 3 size 100", NULL});
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
+    lab_fixture_run(0, (const char *const[]){"ping 192.168.10.2 count 3 size 100", NULL});
     sb_clear(&out);
-    run(0, (const char *const[]){"show interface gigabitethernet 2/2", NULL});
+    lab_fixture_run(0, (const char *const[]){"show interface gigabitethernet 2/2", NULL});
     /* 3 requests out, 3 replies in, each 100 + 28 + 18 bytes on the wire */
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "3 packets input, 438 bytes"));
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "3 packets output, 438 bytes"));
@@ -105,13 +94,13 @@ END_TEST
 
 START_TEST(disabling_netsim_cuts_the_path)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
-    run(0, (const char *const[]){"no ips netsim enable interface gigabitethernet 2/3 gigabitethernet 2/4",
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
+    lab_fixture_run(0, (const char *const[]){"no ips netsim enable interface gigabitethernet 2/3 gigabitethernet 2/4",
                                  NULL});
     sb_clear(&out);
-    run(0, (const char *const[]){"show interface gigabitethernet 2/3", NULL});
+    lab_fixture_run(0, (const char *const[]){"show interface gigabitethernet 2/3", NULL});
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "is down (Administratively down)"));
 }
 END_TEST
@@ -120,10 +109,10 @@ END_TEST
  * (the ASan build's leak check would report it). */
 START_TEST(closing_with_packets_in_flight)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
-    run(0, (const char *const[]){"ips netsim max-bandwidth-mbps 1 ingress gigabitethernet 2/3",
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
+    lab_fixture_run(0, (const char *const[]){"ips netsim max-bandwidth-mbps 1 ingress gigabitethernet 2/3",
                                  "ips netsim max-bandwidth-mbps 1 ingress gigabitethernet 2/4",
                                  "ping 192.168.10.2 count 1 size 65000 timeout 1", NULL});
     /* 520 ms to serialize each way at 1 Mb/s + 100 ms of delay > 1 s */
@@ -136,13 +125,13 @@ END_TEST
  * Ethernet each; the reply comes back the same way. */
 START_TEST(large_ping_is_fragmented)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
-    run(0, (const char *const[]){"ping 192.168.10.2 count 1 size 20000", NULL});
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
+    lab_fixture_run(0, (const char *const[]){"ping 192.168.10.2 count 1 size 20000", NULL});
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "1 packets received"));
     sb_clear(&out);
-    run(0, (const char *const[]){"show interface gigabitethernet 2/2", NULL});
+    lab_fixture_run(0, (const char *const[]){"show interface gigabitethernet 2/2", NULL});
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "14 packets output, 20540 bytes"));
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "14 packets input, 20540 bytes"));
 }
@@ -151,14 +140,14 @@ END_TEST
 /* One lost fragment loses the datagram: drops count frames. */
 START_TEST(lost_fragment_loses_the_datagram)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
-    run(0, (const char *const[]){"ips netsim drop nth 10 ingress gigabitethernet 2/3",
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
+    lab_fixture_run(0, (const char *const[]){"ips netsim drop nth 10 ingress gigabitethernet 2/3",
                                  "ping 192.168.10.2 count 1 size 20000", NULL});
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "Request 0 timed out"));
     sb_clear(&out);
-    run(0, (const char *const[]){"show ips stats netsim ingress gigabitethernet 2/3", NULL});
+    lab_fixture_run(0, (const char *const[]){"show ips stats netsim ingress gigabitethernet 2/3", NULL});
     ck_assert_ptr_nonnull(strstr(sb_str(&out), "\nDropped (tot) = 1\n"));
 }
 END_TEST
@@ -177,9 +166,9 @@ static void test_rx(void *ctx, int sw, const struct ipnet_pkt *pkt)
  * datagram of a protocol nobody registered is dropped, never echoed. */
 START_TEST(protocols_demultiplex)
 {
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
     struct ipnet *net = lab_ipnet(lab);
     struct ipnet_port_stats before, after;
     ipnet_register(net, 200, test_rx, NULL, NULL);
@@ -210,10 +199,10 @@ END_TEST
 static char *transcript(void)
 {
     setup();
-    run(0, mds1_ip);
-    run(1, mds2_ip);
-    run(0, netsim_50ms);
-    run(0, (const char *const[]){"ips netsim drop random 3000 ingress gigabitethernet 2/3",
+    lab_fixture_run(0, mds1_ip);
+    lab_fixture_run(1, mds2_ip);
+    lab_fixture_run(0, netsim_50ms);
+    lab_fixture_run(0, (const char *const[]){"ips netsim drop random 3000 ingress gigabitethernet 2/3",
                                  "ping 192.168.10.2 count 20", "show interface gigabitethernet 2/4", NULL});
     char *text = strdup(sb_str(&out));
     teardown();

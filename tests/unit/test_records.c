@@ -40,15 +40,6 @@ START_TEST(test_fields_name_units)
 }
 END_TEST
 
-static void run(int sw, const char *const *lines)
-{
-    struct session s;
-    session_init(&s, lab, sw, (struct session_io){.write = capture});
-    for (; *lines; lines++)
-        ck_assert_msg(session_exec(&s, *lines) == 0, "'%s' failed: %s", *lines, s.last_error);
-    session_free(&s);
-}
-
 static void tunnel_end(int sw, const char *ip, const char *peer)
 {
     char addr[64], prof[64], pi[64];
@@ -58,7 +49,7 @@ static void tunnel_end(int sw, const char *ip, const char *peer)
     const char *const lines[] = {"configure terminal", "interface gigabitethernet 2/2", addr, "no shutdown", "exit",
                                  "fcip enable", "fcip profile 1", prof, "exit", "interface fcip1", "use-profile 1",
                                  pi, "no shutdown", "end", NULL};
-    run(sw, lines);
+    lab_fixture_run(sw, lines);
 }
 
 struct found {
@@ -113,13 +104,13 @@ START_TEST(test_show_record_series_agree)
     tunnel_end(0, "10.1.1.1", "10.1.1.2");
     tunnel_end(1, "10.1.1.2", "10.1.1.1");
     const char *const wait[] = {"sleep 30", NULL};
-    run(0, wait); /* the tunnel comes up; its class F flows; 30 samples */
+    lab_fixture_run(0, wait); /* the tunnel comes up; its class F flows; 30 samples */
 
     uint64_t tx = record("MDS1.fcip1", "tx_bytes");
     ck_assert_uint_gt(tx, 0);
     const char *const fcip[] = {"show interface fcip1 counters", NULL};
     sb_clear(&out);
-    run(0, fcip);
+    lab_fixture_run(0, fcip);
     const char *o = strstr(out.data, "frames output, ");
     ck_assert_msg(o, "%s", out.data);
     ck_assert_uint_eq(strtoull(o + strlen("frames output, "), NULL, 10), tx);
@@ -128,7 +119,7 @@ START_TEST(test_show_record_series_agree)
     uint64_t rx = record("MDS2.GigabitEthernet2/2", "rx_bytes");
     const char *const ge[] = {"show interface gigabitethernet 2/2", NULL};
     sb_clear(&out);
-    run(1, ge);
+    lab_fixture_run(1, ge);
     o = strstr(out.data, "packets input, ");
     ck_assert_msg(o, "%s", out.data);
     ck_assert_uint_eq(strtoull(o + strlen("packets input, "), NULL, 10), rx);

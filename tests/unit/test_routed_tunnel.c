@@ -23,15 +23,6 @@ static void make_lab(int d1, int d2)
     lab_fixture_open(text);
 }
 
-static void run(int sw, const char *const *lines)
-{
-    struct session s;
-    session_init(&s, lab, sw, (struct session_io){.write = capture});
-    for (; *lines; lines++)
-        ck_assert_msg(session_exec(&s, *lines) == 0, "'%s' failed: %s", *lines, s.last_error);
-    session_free(&s);
-}
-
 /* A switch's port, its route (NULL: none) and its end of fcip1. */
 static void configure(int sw, const char *ip, const char *route, const char *peer)
 {
@@ -53,14 +44,14 @@ static void configure(int sw, const char *ip, const char *route, const char *pee
     for (int i = 0; rest[i]; i++)
         lines[n++] = rest[i];
     lines[n] = NULL;
-    run(sw, lines);
+    lab_fixture_run(sw, lines);
 }
 
 static void both_ends(bool route_back)
 {
     configure(0, "192.168.10.1", "ip route 10.1.1.0 255.255.255.0 192.168.10.254", "10.1.1.2");
     configure(1, "10.1.1.2", route_back ? "ip route 0.0.0.0 0.0.0.0 10.1.1.254" : NULL, "192.168.10.1");
-    run(0, (const char *const[]){"sleep 10", NULL});
+    lab_fixture_run(0, (const char *const[]){"sleep 10", NULL});
 }
 
 static struct fcip_status status(int sw)
