@@ -295,35 +295,15 @@ static int cmd_trunk_mode(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-/* The allowed list: replaced, added to, all but, removed from; a bare
- * `no switchport trunk allowed vsan` returns to the default (all). */
+/* The allowed list (vsan_trunk_allowed_apply). */
 static int cmd_trunk_allowed(struct session *s, const struct cmd_args *a)
 {
     if (member_refuses(s))
         return -1;
     struct fcip_if_conf c;
-    struct vsan_set list = {{0}}, all;
     fcip_if_get(s->lab, s->sw, s->ctx.a, &c);
-    vsan_set_all(&all);
-    const char *text = arg_str(a, "vsans");
-    if (text && !vsan_set_parse(&list, text))
+    if (!vsan_trunk_allowed_apply(&c.allowed, a))
         return cmd_error(s, "%% Invalid range"); /* the grammar checked it: not reached */
-    if (arg_has(a, "all"))
-        list = all;
-    bool bare_no = a->negated && !text && !arg_has(a, "all");
-    for (int i = 0; i < 512; i++) {
-        uint8_t *bits = &c.allowed.bit[i];
-        if (bare_no)
-            *bits = all.bit[i];
-        else if (a->negated || arg_has(a, "remove"))
-            *bits &= (uint8_t)~list.bit[i];
-        else if (arg_has(a, "add"))
-            *bits |= list.bit[i];
-        else if (arg_has(a, "except"))
-            *bits = all.bit[i] & (uint8_t)~list.bit[i];
-        else
-            *bits = list.bit[i];
-    }
     strbuf canon;
     sb_init(&canon);
     vsan_set_format(&c.allowed, &canon);

@@ -70,33 +70,13 @@ static int cmd_trunk_mode(struct session *s, const struct cmd_args *a)
     return 0;
 }
 
-/* As an fcip interface's list: replaced, added to, all but, removed from;
- * a bare `no` returns to all. */
+/* As an fcip interface's list (vsan_trunk_allowed_apply). */
 static int cmd_trunk_allowed(struct session *s, const struct cmd_args *a)
 {
     struct pc_conf c;
-    struct vsan_set list = {{0}}, all;
     conf_of_mode(s, &c);
-    vsan_set_all(&all);
-    const char *text = arg_str(a, "vsans");
-    if (text && !vsan_set_parse(&list, text))
+    if (!vsan_trunk_allowed_apply(&c.allowed, a))
         return cmd_error(s, "%% Invalid range");
-    if (arg_has(a, "all"))
-        list = all;
-    bool bare_no = a->negated && !text && !arg_has(a, "all");
-    for (size_t i = 0; i < sizeof list.bit; i++) {
-        uint8_t *bits = &c.allowed.bit[i];
-        if (bare_no)
-            *bits = all.bit[i];
-        else if (a->negated || arg_has(a, "remove"))
-            *bits &= (uint8_t)~list.bit[i];
-        else if (arg_has(a, "add"))
-            *bits |= list.bit[i];
-        else if (arg_has(a, "except"))
-            *bits = all.bit[i] & (uint8_t)~list.bit[i];
-        else
-            *bits = list.bit[i];
-    }
     put_all(s, &c);
     return 0;
 }

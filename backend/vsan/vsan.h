@@ -36,6 +36,11 @@ void vsan_set_all(struct vsan_set *v); /* 1-4093 */
 bool vsan_set_parse(struct vsan_set *v, const char *text);
 /* Canonical text: `1-10,20`, "" for the empty set. */
 void vsan_set_format(const struct vsan_set *v, strbuf *out);
+/* An interface's allowed list after `[no] switchport trunk allowed vsan
+ * {[add | except | remove] <vsans> | all}` (fcip, port-channel):
+ * replaced, added to, all but, removed from; a bare `no` returns to all.
+ * False when the list is malformed. */
+bool vsan_trunk_allowed_apply(struct vsan_set *allowed, const struct cmd_args *a);
 
 /* Does VSAN id exist on the switch (1, 4079 and 4094 always do)? */
 bool vsan_exists(struct lab *lab, int sw, int id);

@@ -44,3 +44,29 @@ void vsan_set_format(const struct vsan_set *v, strbuf *out)
         id = last;
     }
 }
+
+bool vsan_trunk_allowed_apply(struct vsan_set *allowed, const struct cmd_args *a)
+{
+    struct vsan_set list = {{0}}, all;
+    vsan_set_all(&all);
+    const char *text = arg_str(a, "vsans");
+    if (text && !vsan_set_parse(&list, text))
+        return false;
+    if (arg_has(a, "all"))
+        list = all;
+    bool bare_no = a->negated && !text && !arg_has(a, "all");
+    for (size_t i = 0; i < sizeof list.bit; i++) {
+        uint8_t *bits = &allowed->bit[i];
+        if (bare_no)
+            *bits = all.bit[i];
+        else if (a->negated || arg_has(a, "remove"))
+            *bits &= (uint8_t)~list.bit[i];
+        else if (arg_has(a, "add"))
+            *bits |= list.bit[i];
+        else if (arg_has(a, "except"))
+            *bits = all.bit[i] & (uint8_t)~list.bit[i];
+        else
+            *bits = list.bit[i];
+    }
+    return true;
+}
