@@ -108,16 +108,6 @@ static int array_at(struct lab *lab, uint32_t ip, char iqn[96])
     return -1;
 }
 
-static bool parse_ipv4(const char *w, uint32_t *ip)
-{
-    unsigned a, b, c, d;
-    char tail;
-    if (sscanf(w, "%3u.%3u.%3u.%3u%c", &a, &b, &c, &d, &tail) != 4 || a > 255 || b > 255 || c > 255 || d > 255)
-        return false;
-    *ip = a << 24 | b << 16 | c << 8 | d;
-    return true;
-}
-
 static bool wait_perf(struct session *s, struct iscsi_perf *p, struct iscsi_perf_result *r)
 {
     uint64_t deadline = iscsi_perf_deadline(p);
@@ -156,7 +146,7 @@ int array_cmd_iscsi_perf(struct session *s, const struct cmd_args *a)
     if (parse(s, arg_has(a, "options") ? arg_str(a, "options") : "", &pc) < 0)
         return -1;
     uint32_t ip;
-    if (!parse_ipv4(pc.host, &ip) && !(ip = host_address_of(s->lab, pc.host)))
+    if (!ip_parse(pc.host, &ip) && !(ip = host_address_of(s->lab, pc.host)))
         return cmd_error(s, "iscsi-perf: could not resolve host '%s'", pc.host);
     struct hostnet *hn = host_engine(s->lab);
     char iqn[96];

@@ -58,16 +58,6 @@ static const char *opt_value(const struct optv *o, int *i)
     return *i + 1 < o->n ? o->w[++*i] : NULL;
 }
 
-static bool parse_ipv4(const char *w, uint32_t *ip)
-{
-    unsigned a, b, c, d;
-    char tail;
-    if (sscanf(w, "%3u.%3u.%3u.%3u%c", &a, &b, &c, &d, &tail) != 4 || a > 255 || b > 255 || c > 255 || d > 255)
-        return false;
-    *ip = a << 24 | b << 16 | c << 8 | d;
-    return true;
-}
-
 /* ---- netperf -------------------------------------------------------------- */
 
 struct np_cmd {
@@ -186,7 +176,7 @@ static bool resolve(struct session *s, const char *name, uint32_t *ip)
         *ip = 0x7f000001u;
         return true;
     }
-    return parse_ipv4(name, ip) || (*ip = host_address_of(s->lab, name)) != 0;
+    return ip_parse(name, ip) || (*ip = host_address_of(s->lab, name)) != 0;
 }
 
 static void print_cpu_fields(struct session *s, bool rr)

@@ -73,12 +73,7 @@ int host_cmd_ping(struct session *s, const struct cmd_args *a)
     struct ipnet_ping p = {.count = 5, .size = 56, .timeout_ns = 2000000000u};
     if (parse(s, arg_has(a, "options") ? arg_str(a, "options") : "", &p, dst, sizeof dst) < 0)
         return -1;
-    unsigned b0, b1, b2, b3;
-    char tail;
-    if (sscanf(dst, "%3u.%3u.%3u.%3u%c", &b0, &b1, &b2, &b3, &tail) == 4 && b0 < 256 && b1 < 256 && b2 < 256 &&
-        b3 < 256)
-        p.dst = b0 << 24 | b1 << 16 | b2 << 8 | b3;
-    else if (!(p.dst = host_address_of(s->lab, dst)))
+    if (!ip_parse(dst, &p.dst) && !(p.dst = host_address_of(s->lab, dst)))
         return cmd_error(s, "ping: %s: Name or service not known", dst);
     ip_text(p.dst, to, sizeof to);
     s->no_more = true;
