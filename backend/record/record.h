@@ -31,12 +31,9 @@ struct record_field {
     size_t offset;
 };
 /* A field must be a uint64_t: anything else fails to compile here. */
+#define RECORD_IS_U64(type, member) __builtin_types_compatible_p(__typeof__(((type *)0)->member), uint64_t)
 #define RECORD_FIELD(type, member, kind)                                                                     \
-    {                                                                                                          \
-        #member, kind,                                                                                         \
-            offsetof(type, member) +                                                                           \
-                0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((type *)0)->member), uint64_t) ? 1 : -1]) \
-    }
+    { #member, kind, offsetof(type, member) + 0 * sizeof(char[RECORD_IS_U64(type, member) ? 1 : -1]) }
 
 /* One record: its key names the object ("MDS1.fcip1", "MDS1.netsim.
  * GigabitEthernet2/1"), rec points to the feature's struct, valid during
